@@ -1,0 +1,147 @@
+import type { Role } from '@obd/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { isoIn, isoNow } from '../lib/time.ts';
+import { hashToken, newInvitationCode, newToken } from './tokens.ts';
+
+/** A session ends after this long without a request… */
+export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
+/** …and in any case this long after sign-in. */
+export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
+/** last_seen_at is refreshed at most this often, so browsing does not write on every request. */
+const TOUCH_INTERVAL_MS = 60 * 1000;
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface SignedInOperator {
+  id: number;
+  email: string;
+  role: Role;
+  sessionId: number;
+}
+
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+export function findOperatorByEmail(db: Kysely<Database>, email: string) {
+  return db.selectFrom('operators').selectAll().where('email', '=', normaliseEmail(email)).executeTakeFirst();
+}
+
+export async function countOperators(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('operators')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertOperator(
+  db: Kysely<Database>,
+  operator: { email: string; passwordHash: string; role: Role },
+) {
+  return db
+    .insertInto('operators')
+    .values({
+      email: normaliseEmail(operator.email),
+      password_hash: operator.passwordHash,
+      role: operator.role,
+      created_at: isoNow(),
+    })
+    .returning(['id', 'email', 'role'])
+    .executeTakeFirstOrThrow();
+}
+
+/** Starts a session and returns its bearer token; only the token's hash is stored. */
+export async function createSession(db: Kysely<Database>, operatorId: number): Promise<string> {
+  const token = newToken();
+  const now = isoNow();
+  await db
+    .insertInto('sessions')
+    .values({
+      token_hash: hashToken(token),
+      operator_id: operatorId,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: isoIn(SESSION_ABSOLUTE_MS),
+    })
+    .execute();
+  return token;
+}
+
+/** The operator behind a bearer token, or undefined when it is unknown, revoked, idle or expired. */
+export async function findSessionOperator(
+  db: Kysely<Database>,
+  token: string,
+): Promise<SignedInOperator | undefined> {
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('operators', 'operators.id', 'sessions.operator_id')
+    .select([
+      'sessions.id as sessionId',
+      'sessions.last_seen_at',
+      'sessions.expires_at',
+      'sessions.revoked_at',
+      'operators.id',
+      'operators.email',
+      'operators.role',
+    ])
+    .where('sessions.token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+  if (!row || row.revoked_at) return undefined;
+  const now = Date.now();
+  const lastSeen = Date.parse(row.last_seen_at);
+  if (Date.parse(row.expires_at) <= now || lastSeen + SESSION_IDLE_MS <= now) return undefined;
+  if (now - lastSeen > TOUCH_INTERVAL_MS) {
+    await db
+      .updateTable('sessions')
+      .set({ last_seen_at: isoNow() })
+      .where('id', '=', row.sessionId)
+      .execute();
+  }
+  return { id: row.id, email: row.email, role: row.role as Role, sessionId: row.sessionId };
+}
+
+export async function revokeSession(db: Kysely<Database>, sessionId: number) {
+  await db.updateTable('sessions').set({ revoked_at: isoNow() }).where('id', '=', sessionId).execute();
+}
+
+export async function createInvitation(db: Kysely<Database>, role: Role, createdBy: number | null) {
+  const code = newInvitationCode();
+  const expiresAt = isoIn(INVITATION_TTL_MS);
+  await db
+    .insertInto('invitations')
+    .values({
+      code_hash: hashToken(code),
+      role,
+      created_by: createdBy,
+      created_at: isoNow(),
+      expires_at: expiresAt,
+    })
+    .execute();
+  return { code, role, expiresAt };
+}
+
+/** Marks an unused, unexpired invitation as used and returns its role; undefined if none matches. */
+export async function redeemInvitation(
+  db: Kysely<Database>,
+  code: string,
+  operatorId: number,
+): Promise<Role | undefined> {
+  const row = await db
+    .updateTable('invitations')
+    .set({ used_at: isoNow(), used_by: operatorId })
+    .where('code_hash', '=', hashToken(code.trim().toUpperCase()))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', isoNow())
+    .returning('role')
+    .executeTakeFirst();
+  return row?.role as Role | undefined;
+}
+
+export async function findValidInvitation(db: Kysely<Database>, code: string) {
+  return db
+    .selectFrom('invitations')
+    .select(['id', 'role'])
+    .where('code_hash', '=', hashToken(code.trim().toUpperCase()))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', isoNow())
+    .executeTakeFirst();
+}

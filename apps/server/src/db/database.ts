@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  type CompiledQuery,
+  Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+} from 'kysely';
+import pg from 'pg';
+import Cursor from 'pg-cursor';
+import type { DatabaseConfig } from '../config.ts';
+import { initialMigration } from './migrations/001_initial.ts';
+import { importsMigration } from './migrations/002_imports.ts';
+import { runSearchMigration } from './migrations/003_run_search.ts';
+import type { Database } from './schema.ts';
+
+export type Dialect = DatabaseConfig['dialect'];
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  /** The PostgreSQL schema the tables live in, when not the default one. */
+  schema?: string;
+  /**
+   * Streams the rows of a compiled query in batches, for exports: one statement read
+   * incrementally instead of a query per batch. It never holds the connection that serves the
+   * lists (SQLite: a second, read-only connection; PostgreSQL: a pooled client with a cursor).
+   */
+  streamRows<Row>(query: CompiledQuery<Row>, batchSize?: number): AsyncGenerator<Row[]>;
+  close(): Promise<void>;
+}
+
+const STREAM_BATCH = 1000;
+
+// pg returns int8 (COUNT(*)) as a string; our counts fit in a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+/**
+ * Opens the database named by the configuration. `schema` (PostgreSQL only) confines every
+ * table to one schema, so test files can share a server without seeing each other's rows.
+ */
+export function openDatabase(config: DatabaseConfig, options: { schema?: string } = {}): Db {
+  if (config.dialect === 'sqlite') {
+    if (config.file !== ':memory:') fs.mkdirSync(path.dirname(config.file), { recursive: true });
+    const sqlite = new SQLite(config.file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    let reader: SQLite.Database | undefined;
+    return {
+      kysely,
+      dialect: 'sqlite',
+      async *streamRows<Row>(query: CompiledQuery<Row>, batchSize = STREAM_BATCH) {
+        // WAL lets this connection read a consistent snapshot while the main one keeps serving.
+        reader ??= new SQLite(config.file, { readonly: config.file !== ':memory:' });
+        const rows = reader
+          .prepare(query.sql)
+          .iterate(...(query.parameters as unknown[])) as IterableIterator<Row>;
+        let batch: Row[] = [];
+        try {
+          for (const row of rows) {
+            batch.push(row);
+            if (batch.length === batchSize) {
+              yield batch;
+              batch = [];
+            }
+          }
+          if (batch.length > 0) yield batch;
+        } finally {
+          rows.return?.();
+        }
+      },
+      async close() {
+        reader?.close();
+        await kysely.destroy();
+      },
+    };
+  }
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: 10,
+    ...(options.schema ? { options: `-c search_path=${options.schema},public` } : {}),
+  });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kysely,
+    dialect: 'postgres',
+    ...(options.schema ? { schema: options.schema } : {}),
+    async *streamRows<Row>(query: CompiledQuery<Row>, batchSize = STREAM_BATCH) {
+      const client = await pool.connect();
+      const cursor = client.query(new Cursor<Row>(query.sql, query.parameters as unknown[]));
+      try {
+        for (;;) {
+          const rows = await cursor.read(batchSize);
+          if (rows.length > 0) yield rows;
+          if (rows.length < batchSize) return;
+        }
+      } finally {
+        await cursor.close();
+        client.release();
+      }
+    },
+    close: () => kysely.destroy(),
+  };
+}
+
+/** Brings the schema up to date; runs on every start and in every test app. */
+export async function migrate(db: Db): Promise<void> {
+  const migrations: Record<string, Migration> = {
+    '001_initial': initialMigration(db.dialect),
+    '002_imports': importsMigration(),
+    '003_run_search': runSearchMigration(db.dialect),
+  };
+  const provider: MigrationProvider = { getMigrations: async () => migrations };
+  // Kysely looks for its own bookkeeping tables in every schema unless told where they are.
+  const bookkeeping = db.schema
+    ? { migrationTableSchema: db.schema, migrationLockTableSchema: db.schema }
+    : {};
+  const { error, results } = await new Migrator({
+    db: db.kysely,
+    provider,
+    ...bookkeeping,
+  }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+}

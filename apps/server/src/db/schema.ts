@@ -1,0 +1,232 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The database as Kysely sees it. The same columns on SQLite and PostgreSQL:
+ * booleans are 0/1 integers, times are ISO-8601 UTC text, result arrays are JSON text —
+ * so one query serves both dialects and ISO strings order and compare correctly.
+ */
+export interface Database {
+  makes: { id: Generated<number>; name: string; segment: string };
+  model_groups: { id: Generated<number>; make_id: number; name: string };
+  models: {
+    id: Generated<number>;
+    make_id: number;
+    model_group_id: number;
+    name: string;
+    year_from: number | null;
+    year_to: number | null;
+  };
+  coverage: { id: Generated<number>; make_id: number; function_name: string; function_type: string };
+  mechanic_commands: {
+    id: Generated<number>;
+    make_id: number;
+    command: string;
+    module: string;
+    function_type: string;
+    full_scan: number;
+  };
+  custom_commands: CatalogueColumns & { function_name: string; variants: string };
+  actuation_commands: CatalogueColumns & { actuation_type: string; message: string | null; details: string };
+  spf_commands: CatalogueColumns & { function_name: string; hard_coded: number; details: string };
+  odometer_commands: CatalogueColumns & {
+    header: string | null;
+    sub_header: string | null;
+    pid: string | null;
+    protocol: string | null;
+    system: string | null;
+    init: string | null;
+    formula_based: number;
+    generic: number;
+    formula_metric: string | null;
+    formula_imperial: string | null;
+    unit_metric: string | null;
+    unit_imperial: string | null;
+  };
+  live_data_commands: CatalogueColumns & {
+    name: string;
+    module: string;
+    header: string | null;
+    sub_header: string | null;
+    pid: string | null;
+    protocol: string | null;
+    formula_based: number;
+    formula_metric: string | null;
+    formula_imperial: string | null;
+    unit_metric: string | null;
+    unit_imperial: string | null;
+    reference_json: string | null;
+  };
+  app_users: {
+    id: Generated<number>;
+    email: string;
+    name: string | null;
+    phone: string | null;
+    country: string | null;
+    plan: string;
+    status: string;
+    device: string | null;
+    app_version: string | null;
+    created_at: string;
+    last_login_at: string | null;
+    /** Secrets of the app's own backend: never returned by this dashboard. */
+    auth_token: string | null;
+    password_hash: string | null;
+  };
+  subscriptions: {
+    id: Generated<number>;
+    app_user_id: number;
+    plan: string;
+    status: string;
+    starts_at: string;
+    ends_at: string | null;
+    purchase_token: string | null;
+  };
+  scans: {
+    id: Generated<number>;
+    email: string;
+    app_user_id: number | null;
+    scan_start_time: string;
+    scan_end_time: string | null;
+    make: string;
+    model: string | null;
+    license_plate: string | null;
+    vin: string | null;
+    scan_ended: number;
+    country_id: number | null;
+    function: string | null;
+    type: string | null;
+    app_version: string | null;
+    pdf_report: string | null;
+    scan_res_array: string;
+    decoded_array: string;
+  };
+  special_function_runs: {
+    id: Generated<number>;
+    user_email: string;
+    make: string;
+    module: string | null;
+    model: string | null;
+    function_type: string | null;
+    command_type: string | null;
+    item_number: number | null;
+    variant: string | null;
+    license_plate: string | null;
+    scan_ended: number;
+    hard_coded: number;
+    scan_start_time: string;
+    scan_end_time: string | null;
+    scan_res_array: string;
+  };
+  actuation_runs: {
+    id: Generated<number>;
+    user_email: string;
+    make: string;
+    model: string | null;
+    actuation_type: string | null;
+    actuation_option: string | null;
+    input: string | null;
+    device: string | null;
+    product_id: string | null;
+    user_car_model_id: number | null;
+    end_date: string | null;
+    created_at: string;
+    updated_at: string;
+    scan_res_array: string;
+  };
+  fault_codes: FaultColumns & {
+    title: string | null;
+    severity: number | null;
+    repair_difficulty: number | null;
+  };
+  fault_code_causes: FaultTextColumns & { causes: string };
+  fault_code_symptoms: FaultTextColumns & { symptom: string };
+  fault_code_solutions: FaultTextColumns & { solution: string };
+  activation_codes: {
+    id: Generated<number>;
+    code: string;
+    plan: string | null;
+    duration: string | null;
+    vehicle: string | null;
+    import_id: number | null;
+    created_at: string;
+  };
+  operators: {
+    id: Generated<number>;
+    email: string;
+    password_hash: string;
+    role: string;
+    created_at: string;
+  };
+  sessions: {
+    id: Generated<number>;
+    token_hash: string;
+    operator_id: number;
+    created_at: string;
+    last_seen_at: string;
+    expires_at: string;
+    revoked_at: string | null;
+  };
+  invitations: {
+    id: Generated<number>;
+    code_hash: string;
+    role: string;
+    created_by: number | null;
+    created_at: string;
+    expires_at: string;
+    used_at: string | null;
+    used_by: number | null;
+  };
+  download_tickets: {
+    id: Generated<number>;
+    token_hash: string;
+    operator_id: number;
+    kind: string;
+    params: string;
+    created_at: string;
+    expires_at: string;
+    used_at: string | null;
+  };
+  imports: {
+    id: Generated<number>;
+    operator_id: number | null;
+    kind: string;
+    file_name: string;
+    file_size: number;
+    file_hash: string;
+    status: string;
+    rows_processed: number;
+    stats: string | null;
+    errors: string | null;
+    message: string | null;
+    started_at: string;
+    finished_at: string | null;
+    /** 002: the phase and percentage of a running import, rows to write, problems, earlier identical file. */
+    phase: string | null;
+    progress: Generated<number>;
+    rows_total: number | null;
+    error_count: Generated<number>;
+    duplicate_of: number | null;
+  };
+}
+
+interface CatalogueColumns {
+  id: Generated<number>;
+  make_id: number;
+  model_group_id: number | null;
+  from_year: number | null;
+  to_year: number | null;
+}
+
+interface FaultColumns {
+  id: Generated<number>;
+  dtc: string;
+  make: string | null;
+  company_id: number;
+  generic: number;
+}
+
+interface FaultTextColumns extends FaultColumns {
+  language: string;
+  /** sha-256 of the text: the natural key (dtc, company_id, language, text) as a short unique index. */
+  text_hash: string;
+}

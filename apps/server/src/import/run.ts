@@ -1,0 +1,195 @@
+import type { ImportKind, RowProblem } from '@obd/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Transaction } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import { badRequest, HttpError } from '../lib/errors.ts';
+import { openWorkbook } from './open.ts';
+import type { ReceivedUpload } from './receive.ts';
+import { finishImport, ProgressWriter, startImport } from './record.ts';
+import {
+  RowProblems,
+  type SheetPlan,
+  type SheetStats,
+  type StagedSheet,
+  stageSheet,
+  writeSheet,
+} from './sheet.ts';
+import type { SpreadsheetType, Workbook } from './workbook.ts';
+
+/** One kind of upload: which files it takes, which sheets it reads, and what it answers. */
+export interface ImportJob<Answer> {
+  kind: ImportKind;
+  accept: SpreadsheetType[];
+  /** The sheets to import and how, once the workbook is open; a missing sheet is a 400. */
+  plan(workbook: Workbook, fields: Record<string, string>): { sheet: string; plan: SheetPlan }[];
+  /** Runs first inside the import transaction (e.g. deleting what the upload replaces). */
+  beforeWrite?(trx: Transaction<Database>, db: Db): Promise<void>;
+  /** The answer of a successful import; its `stats` (or the whole answer) is what the history keeps. */
+  answer(outcome: ImportOutcome, db: Db): Promise<Answer> | Answer;
+  /** What the history keeps of the answer: by default its `stats`, else the whole answer. */
+  history?(answer: Answer): unknown;
+}
+
+export interface ImportOutcome {
+  sheets: { sheet: string; plan: SheetPlan; stats: SheetStats }[];
+  totalRows: number;
+  inserted: number;
+  /** Milliseconds from the end of the upload to now. */
+  ms: number;
+  rowsPerSecond: number;
+  fileName: string;
+  fileSize: number;
+}
+
+/** A failed upload: the sentence, plus the import record and row problems for the answer. */
+export class UploadFailure extends HttpError {
+  constructor(
+    cause: HttpError,
+    readonly importId: number,
+    readonly errors: RowProblem[],
+  ) {
+    super(cause.code, cause.message);
+  }
+}
+
+export interface UploadExtras {
+  importId: number;
+  errors: RowProblem[];
+  duplicateOfImportId: number | null;
+  warning?: string;
+}
+
+const SERVER_FAILURE =
+  'The import failed on the server, so nothing was imported. Try again; if it persists, tell the team.';
+
+/**
+ * Runs an upload end to end: records it, reads and checks every sheet (progress visible), then
+ * writes everything in one transaction, and records the outcome. Any failure leaves the data
+ * as it was and the record marked failed with its sentence.
+ */
+export async function runImport<Answer>(
+  db: Db,
+  job: ImportJob<Answer>,
+  upload: ReceivedUpload,
+  operatorId: number,
+  log: FastifyBaseLogger,
+): Promise<Answer & UploadExtras> {
+  const started = performance.now();
+  const record = await startImport(db, {
+    operatorId,
+    kind: job.kind,
+    fileName: upload.fileName,
+    fileSize: upload.size,
+    fileHash: upload.hash,
+  });
+  const progress = new ProgressWriter(db, record.id);
+  const problems = new RowProblems();
+  let workbook: Workbook | undefined;
+  let totalRows = 0;
+  let sheetOrder: string[] = [];
+  try {
+    workbook = await openWorkbook(upload.path, upload.fileName, job.accept);
+    const sheets = job.plan(workbook, upload.fields);
+    sheetOrder = sheets.map((s) => s.plan.label);
+
+    const staged: (StagedSheet & { sheet: string })[] = [];
+    for (const [i, { sheet, plan }] of sheets.entries()) {
+      const before = totalRows;
+      const s = await stageSheet(workbook.read(sheet), plan, {
+        dir: upload.dir,
+        problems,
+        onProgress: (rows, fraction) => progress.update(before + rows, (50 * (i + fraction)) / sheets.length),
+      });
+      totalRows += s.stats.totalRows;
+      staged.push({ ...s, sheet });
+    }
+    await workbook.close();
+    workbook = undefined;
+
+    if (totalRows === 0) {
+      throw badRequest(
+        sheets.length > 1
+          ? 'The workbook has no data rows: every sheet is empty or holds only its header row.'
+          : `The sheet '${sheets[0]?.sheet}' has no data rows: it is empty or holds only its header row.`,
+      );
+    }
+    const toWrite = staged.reduce((n, s) => n + s.accepted, 0);
+    if (toWrite === 0) {
+      throw badRequest(
+        `None of the ${totalRows} data row${totalRows === 1 ? '' : 's'} can be imported (see the row problems), so nothing was changed.`,
+      );
+    }
+
+    progress.update(totalRows, 50, 'writing', toWrite);
+    // On SQLite the transaction holds the only connection: progress waits (see ProgressWriter).
+    if (db.dialect === 'sqlite') {
+      await progress.flush();
+      progress.hold(true);
+    }
+    let written = 0;
+    await db.kysely.transaction().execute(async (trx) => {
+      await job.beforeWrite?.(trx, db);
+      for (const s of staged) {
+        const base = written;
+        await writeSheet(trx, db.dialect, s, {
+          importId: record.id,
+          problems,
+          onProgress: (n) => progress.update(base + n, 50 + (50 * (base + n)) / toWrite),
+        });
+        written += s.accepted;
+      }
+    });
+    progress.hold(false);
+
+    const ms = Math.round(performance.now() - started);
+    const outcome: ImportOutcome = {
+      sheets: staged.map((s) => ({ sheet: s.sheet, plan: s.plan, stats: s.stats })),
+      totalRows,
+      inserted: staged.reduce((n, s) => n + s.stats.inserted, 0),
+      ms,
+      rowsPerSecond: Math.round(totalRows / Math.max(ms / 1000, 0.001)),
+      fileName: upload.fileName,
+      fileSize: upload.size,
+    };
+    const answer = await job.answer(outcome, db);
+    await progress.settle();
+    await finishImport(db, record.id, {
+      status: 'succeeded',
+      rowsProcessed: totalRows,
+      stats: job.history ? job.history(answer) : ((answer as { stats?: unknown }).stats ?? answer),
+      errors: problems.sorted(sheetOrder),
+      errorCount: problems.count,
+      message: (answer as { message?: string }).message ?? 'Imported.',
+    });
+    return {
+      ...answer,
+      importId: record.id,
+      errors: problems.sorted(sheetOrder),
+      duplicateOfImportId: record.duplicateOf?.id ?? null,
+      ...(record.duplicateOf ? { warning: duplicateWarning(record.duplicateOf) } : {}),
+    };
+  } catch (error) {
+    progress.hold(false);
+    await progress.settle();
+    const known = error instanceof HttpError;
+    if (!known) log.error({ err: error, importId: record.id }, 'import failed');
+    await finishImport(db, record.id, {
+      status: 'failed',
+      rowsProcessed: totalRows,
+      stats: null,
+      errors: problems.sorted(sheetOrder),
+      errorCount: problems.count,
+      message: known ? error.message : SERVER_FAILURE,
+    }).catch((e) => log.error({ err: e, importId: record.id }, 'could not record the failed import'));
+    const cause = known ? error : new HttpError('INTERNAL', SERVER_FAILURE);
+    throw new UploadFailure(cause, record.id, problems.sorted(sheetOrder));
+  } finally {
+    await workbook?.close();
+  }
+}
+
+function duplicateWarning(previous: { id: number; finishedAt: string | null }) {
+  const when = previous.finishedAt ? ` on ${previous.finishedAt.slice(0, 16).replace('T', ' ')} UTC` : '';
+  return `This file was already imported${when} (import #${previous.id}). Rows that were imported then count as duplicates now.`;
+}

@@ -1,0 +1,158 @@
+import multipart from '@fastify/multipart';
+import {
+  activationCodesResponseSchema,
+  faultCodesResponseSchema,
+  faultWorkbookResponseSchema,
+  IMPORTS_PATH,
+  importDetailSchema,
+  importHistoryQuerySchema,
+  importHistorySchema,
+  importIdParamsSchema,
+  UPLOAD_LIMITS,
+  UPLOAD_PATHS,
+  updateCommandsResponseSchema,
+} from '@obd/contract';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { currentOperator } from '../../auth/plugin.ts';
+import type { Db } from '../../db/database.ts';
+import {
+  activationCodesJob,
+  faultCodesJob,
+  faultWorkbookJob,
+  updateCommandsJob,
+} from '../../import/jobs/jobs.ts';
+import { receiveUpload, tooLarge } from '../../import/receive.ts';
+import { failInterruptedImports } from '../../import/record.ts';
+import { type ImportJob, runImport, UploadFailure } from '../../import/run.ts';
+import { HttpError, notFound } from '../../lib/errors.ts';
+import { findImport, listImports } from './repository.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Largest upload a route accepts, in bytes. */
+    uploadLimit?: number;
+  }
+}
+
+interface UploadRoute {
+  path: string;
+  limit: number;
+  response: z.ZodType;
+  job(fields: Record<string, string>): ImportJob<unknown>;
+}
+
+const UPLOADS: UploadRoute[] = [
+  {
+    path: UPLOAD_PATHS.updateCommands,
+    limit: UPLOAD_LIMITS.updateCommands,
+    response: updateCommandsResponseSchema,
+    job: updateCommandsJob,
+  },
+  {
+    path: UPLOAD_PATHS.faultWorkbook,
+    limit: UPLOAD_LIMITS.faultWorkbook,
+    response: faultWorkbookResponseSchema,
+    job: () => faultWorkbookJob(),
+  },
+  {
+    path: UPLOAD_PATHS.faultCodes,
+    limit: UPLOAD_LIMITS.faultCodes,
+    response: faultCodesResponseSchema,
+    job: faultCodesJob,
+  },
+  {
+    path: UPLOAD_PATHS.activationCodes,
+    limit: UPLOAD_LIMITS.activationCodes,
+    response: activationCodesResponseSchema,
+    job: () => activationCodesJob(),
+  },
+];
+
+const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
+
+/**
+ * Errors of the upload routes: JSON `{error, code}` like everywhere, plus the same sentence in
+ * `message` (upload clients read it, decisions §1), the import id and row problems when the
+ * upload got that far, and `success: false` on the Bulk Uploader, whose answer has `success`.
+ */
+function uploadErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  let status: number;
+  let code: string;
+  let text: string;
+  if (error instanceof HttpError) {
+    status = error.status;
+    code = error.code;
+    text = error.message;
+  } else if (error.code === 'FST_REQ_FILE_TOO_LARGE' || error.statusCode === 413) {
+    const limited = tooLarge(request.routeOptions.config.uploadLimit ?? 0);
+    status = 413;
+    code = limited.code;
+    text = limited.message;
+  } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    status = error.statusCode;
+    code = status === 401 ? 'UNAUTHORIZED' : status === 403 ? 'FORBIDDEN' : 'BAD_REQUEST';
+    text = sentence(error.message);
+  } else {
+    request.log.error({ err: error }, 'upload failed');
+    status = 500;
+    code = 'INTERNAL';
+    text = 'Something went wrong on the server. Try again; if it persists, tell the team.';
+  }
+  const body: Record<string, unknown> = { error: text, message: text, code };
+  if (request.routeOptions.url === UPLOAD_PATHS.faultWorkbook) body.success = false;
+  if (error instanceof UploadFailure) {
+    body.importId = error.importId;
+    body.errors = error.errors;
+  }
+  return reply.code(status).send(body);
+}
+
+/**
+ * The four upload endpoints (editor role; multipart `file`, streamed under each one's limit)
+ * and the import history with progress polling (every signed-in operator).
+ */
+export function uploadRoutes(app: FastifyInstance, db: Db) {
+  app.addHook('onReady', () => failInterruptedImports(db));
+  app.register(async (scope) => {
+    await scope.register(multipart, { throwFileSizeLimit: true });
+    scope.setErrorHandler(uploadErrorHandler);
+    const r = scope.withTypeProvider<ZodTypeProvider>();
+    for (const upload of UPLOADS) {
+      r.post(
+        upload.path,
+        {
+          config: { role: 'editor', uploadLimit: upload.limit },
+          schema: { response: { 200: upload.response } },
+        },
+        async (request) => {
+          const operator = currentOperator(request);
+          const received = await receiveUpload(request, upload.limit);
+          try {
+            const job = upload.job(received.fields);
+            return await runImport(db, job, received, operator.id, request.log);
+          } finally {
+            await received.remove();
+          }
+        },
+      );
+    }
+  });
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    IMPORTS_PATH,
+    { schema: { querystring: importHistoryQuerySchema, response: { 200: importHistorySchema } } },
+    async (request) => listImports(db, request.query),
+  );
+  r.get(
+    `${IMPORTS_PATH}/:id`,
+    { schema: { params: importIdParamsSchema, response: { 200: importDetailSchema } } },
+    async (request) => {
+      const found = await findImport(db, request.params.id);
+      if (!found) throw notFound(`There is no import #${request.params.id}.`);
+      return found;
+    },
+  );
+}

@@ -1,0 +1,158 @@
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../src/auth/tokens.ts';
+import { insertFaultCodes } from './factories.ts';
+import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
+
+describe.each(DIALECTS)('the export engine on %s', (dialect) => {
+  let t: TestContext;
+  let headers: Record<string, string>;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    headers = (await signedIn(t.db)).headers;
+    // 2,345 rows: more than two export batches, so batching cannot hide a lost or repeated row.
+    await insertFaultCodes(t.db, [
+      { dtc: 'P0001', title: '=HYPERLINK("http://evil.example","click")', severity: 3, repair_difficulty: 1 },
+      { dtc: 'P0002', title: 'Quote " and, comma\nnewline', severity: null, repair_difficulty: 7 },
+      ...Array.from({ length: 2343 }, (_, i) => ({
+        dtc: `P1${String(i).padStart(4, '0')}`,
+        make: 'Honda',
+        company_id: 21,
+      })),
+    ]);
+  });
+  afterAll(() => t.close());
+
+  async function ticket(body: object) {
+    return t.app.inject({ method: 'POST', url: '/api/exports', headers, payload: body });
+  }
+  async function download(body: object) {
+    const res = await ticket(body);
+    expect(res.statusCode).toBe(201);
+    const { url } = res.json();
+    expect(url).toMatch(/^\/api\/downloads\/[\w-]{43}$/);
+    // The download itself carries no bearer header: the single-use link is the credential.
+    return t.app.inject({ url });
+  }
+
+  it('streams every matching row as CSV with a BOM, display values and neutralised formulas', async () => {
+    const res = await download({ list: 'faultCodes', format: 'csv', query: {} });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(
+      /attachment; filename="Fault_Codes_All_All_\d{4}-\d{2}-\d{2}\.csv"/,
+    );
+    expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    const rows: string[][] = parse(res.rawPayload, { bom: true });
+    expect(rows[0]).toEqual([
+      'ID',
+      'DTC',
+      'Title',
+      'Severity',
+      'Repair Difficulty',
+      'Make',
+      'Company ID',
+      'Generic',
+    ]);
+    expect(rows).toHaveLength(1 + 2345);
+    expect(rows[1]?.slice(1)).toEqual([
+      'P0001',
+      `'=HYPERLINK("http://evil.example","click")`,
+      'High',
+      'Easy',
+      '',
+      '0',
+      'Yes',
+    ]);
+    expect(rows[2]?.slice(2, 5)).toEqual(['Quote " and, comma\nnewline', '-', 'Unknown']);
+    expect(rows.at(-1)?.slice(1)).toEqual([
+      'P12342',
+      'Title of P12342',
+      'Medium',
+      'Easy',
+      'Honda',
+      '21',
+      'No',
+    ]);
+    expect(new Set(rows.slice(1).map((r) => r[0])).size).toBe(2345);
+  });
+
+  it('applies the list filters to the export', async () => {
+    const res = await download({ list: 'faultCodes', format: 'csv', query: { dtc: 'p0', make: '' } });
+    expect(res.headers['content-disposition']).toContain('Fault_Codes_p0_All_');
+    const rows: string[][] = parse(res.rawPayload, { bom: true });
+    expect(rows.slice(1).map((r) => r[1])).toEqual(['P0001', 'P0002']);
+  });
+
+  it('writes an XLSX that an independent reader opens, with a text-marked formula cell', async () => {
+    const res = await download({ list: 'faultCodes', format: 'xlsx', query: { generic: 'false' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/Fault_Codes_All_All_\d{4}-\d{2}-\d{2}\.xlsx/);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.getWorksheet('Fault Codes');
+    expect(sheet).toBeDefined();
+    expect(sheet?.rowCount).toBe(1 + 2343);
+    expect(sheet?.getRow(1).values).toEqual([
+      undefined,
+      'ID',
+      'DTC',
+      'Title',
+      'Severity',
+      'Repair Difficulty',
+      'Make',
+      'Company ID',
+      'Generic',
+    ]);
+    expect(sheet?.getRow(2).values).toEqual([
+      undefined,
+      expect.any(Number),
+      'P10000',
+      'Title of P10000',
+      'Medium',
+      'Easy',
+      'Honda',
+      21,
+      'No',
+    ]);
+
+    const all = await download({ list: 'faultCodes', format: 'xlsx', query: { dtc: 'P0001' } });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(all.rawPayload as unknown as ArrayBuffer);
+    const formulaCell = book.getWorksheet(1)?.getRow(2).getCell(3);
+    expect(formulaCell?.value).toBe('=HYPERLINK("http://evil.example","click")');
+    expect(formulaCell?.type).toBe(ExcelJS.ValueType.String);
+    expect(formulaCell?.style.protection).toBeUndefined();
+    expect(all.rawPayload.includes(Buffer.from('quotePrefix'))).toBe(false); // the sheet is compressed
+  });
+
+  it('honours a link once only, and not after it expires', async () => {
+    const { url } = (await ticket({ list: 'faultCodes', format: 'csv', query: {} })).json();
+    expect((await t.app.inject({ url })).statusCode).toBe(200);
+    const again = await t.app.inject({ url });
+    expect(again.statusCode).toBe(404);
+    expect(again.json().error).toMatch(/expired or was already used/);
+
+    const late = (await ticket({ list: 'faultCodes', format: 'csv', query: {} })).json();
+    const token = late.url.split('/').pop();
+    await t.db.kysely
+      .updateTable('download_tickets')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('token_hash', '=', hashToken(token))
+      .execute();
+    expect((await t.app.inject({ url: late.url })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: '/api/downloads/made-up' })).statusCode).toBe(404);
+  });
+
+  it('refuses an unknown list, format or filter with a 400 sentence', async () => {
+    const unknown = await ticket({ list: 'nope', format: 'csv', query: {} });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error).toContain('There is no export called "nope"');
+    expect((await ticket({ list: 'faultCodes', format: 'pdf', query: {} })).statusCode).toBe(400);
+    const badFilter = await ticket({ list: 'faultCodes', format: 'csv', query: { generic: 'maybe' } });
+    expect(badFilter.statusCode).toBe(400);
+    expect(badFilter.json().error).toContain('"generic"');
+  });
+});

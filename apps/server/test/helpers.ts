@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { hashPassword } from '../src/auth/passwords.ts';
+import { createSession, insertOperator } from '../src/auth/repository.ts';
+import { type Db, type Dialect, migrate, openDatabase } from '../src/db/database.ts';
+
+export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The dialects the server suite runs on: always SQLite, and PostgreSQL when reachable. On CI an
+ * unreachable PostgreSQL is a failure, never a silent skip (DESIGN.md, Tests).
+ */
+export const DIALECTS: Dialect[] = await (async () => {
+  if (await postgresReachable()) return ['sqlite', 'postgres'];
+  if (process.env.CI) throw new Error(`PostgreSQL is not reachable at ${PG_URL}; CI needs it.`);
+  console.warn(`skipped: no PostgreSQL at ${PG_URL} — running the server suite on SQLite only`);
+  return ['sqlite'];
+})();
+
+export interface TestContext {
+  app: FastifyInstance;
+  db: Db;
+  close(): Promise<void>;
+}
+
+/** A fresh, migrated, empty database of the dialect and an app over it (no listening). */
+export async function createTestApp(dialect: Dialect): Promise<TestContext> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  let db: Db;
+  let dropDatabase: () => Promise<void>;
+  if (dialect === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obd-test-'));
+    db = openDatabase({ dialect: 'sqlite', file: path.join(dir, `${name}.sqlite`) });
+    dropDatabase = async () => fs.rmSync(dir, { recursive: true, force: true });
+  } else {
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${name}`);
+    await admin.end();
+    db = openDatabase({ dialect: 'postgres', url: PG_URL }, { schema: name });
+    dropDatabase = async () => {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP SCHEMA ${name} CASCADE`);
+      await c.end();
+    };
+  }
+  await migrate(db);
+  const app = await buildApp({
+    config: { corsOrigins: [], webRoot: path.join(os.tmpdir(), 'no-web-app'), logLevel: 'silent' },
+    db,
+    logger: false,
+  });
+  await app.ready();
+  return {
+    app,
+    db,
+    async close() {
+      await app.close();
+      await db.close();
+      await dropDatabase();
+    },
+  };
+}
+
+let operatorCount = 0;
+
+/** Creates an operator directly in the database and returns a bearer header for it. */
+export async function signedIn(db: Db, role: 'viewer' | 'editor' | 'admin' = 'viewer') {
+  operatorCount += 1;
+  const email = `operator${operatorCount}-${role}@example.com`;
+  const operator = await insertOperator(db.kysely, {
+    email,
+    passwordHash: await hashPassword('correct horse battery'),
+    role,
+  });
+  const token = await createSession(db.kysely, operator.id);
+  return { operator, token, headers: { authorization: `Bearer ${token}` } };
+}

@@ -1,0 +1,27 @@
+// The journeys, in order: the first creates the admin account the others sign in with.
+import {
+  catalogueCommandLists,
+  catalogueCoverageAndCommands,
+  catalogueMakesAndModels,
+} from './catalogue.mjs';
+import { faultCodeBrowsers } from './faultCodeBrowsers.mjs';
+import { faultCodeListState } from './faultCodeListState.mjs';
+import { operationsLists } from './operationsLists.mjs';
+import { operationsScans } from './operationsScans.mjs';
+import { signupLogoutLogin } from './signupLogoutLogin.mjs';
+import { uploadsActivationAndUpdateCommands, uploadsFaultCodesAndHistory } from './uploads.mjs';
+import { wrongPasswordAndNarrowScreen } from './wrongPasswordAndNarrowScreen.mjs';
+
+export const journeys = [
+  signupLogoutLogin,
+  faultCodeListState,
+  faultCodeBrowsers,
+  catalogueCoverageAndCommands,
+  catalogueMakesAndModels,
+  catalogueCommandLists,
+  operationsScans,
+  operationsLists,
+  uploadsActivationAndUpdateCommands,
+  uploadsFaultCodesAndHistory,
+  wrongPasswordAndNarrowScreen,
+];

@@ -1,0 +1,127 @@
+import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
+import { meQueryOptions, useLogout } from '../features/auth/session.ts';
+import { useRememberedListHref } from '../list/rememberedQueries.ts';
+import classes from './AppLayout.module.css';
+import { type ScreenRoute, SIDEBAR_SCREENS, screenAt } from './screens.tsx';
+
+const PRODUCT_NAME = 'OBD Admin';
+
+/** The shell of every guarded screen: header with the operator and Logout, sidebar, content. */
+export function AppLayout() {
+  const [navbarOpened, { toggle: toggleNavbar, close: closeNavbar }] = useDisclosure(false);
+  const { pathname } = useLocation();
+  const screen = screenAt(pathname);
+  // A detail screen keeps its list's link highlighted.
+  const activePath = screen?.sidebarParent ?? screen?.path;
+
+  useEffect(() => {
+    document.title = screen ? `${screen.label} · ${PRODUCT_NAME}` : PRODUCT_NAME;
+  }, [screen]);
+
+  // On a phone the sidebar covers the page; once the operator has picked a screen, get it out of the way.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation, by design.
+  useEffect(() => closeNavbar(), [pathname, closeNavbar]);
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !navbarOpened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={navbarOpened}
+              onClick={toggleNavbar}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Toggle navigation"
+              aria-expanded={navbarOpened}
+            />
+            <Title order={3} style={{ whiteSpace: 'nowrap' }}>
+              {PRODUCT_NAME}
+            </Title>
+          </Group>
+          <OperatorMenu />
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar
+        component="nav"
+        aria-label="Main navigation"
+        className={classes.navbar}
+        data-collapsed={navbarOpened ? undefined : true}
+      >
+        {/* Native scrolling: 21 links outgrow a short window, and it needs no measuring script. */}
+        <AppShell.Section grow p="xs" style={{ overflowY: 'auto' }}>
+          {SIDEBAR_SCREENS.map((item) => (
+            <SidebarLink key={item.path} screen={item} active={item.path === activePath} />
+          ))}
+        </AppShell.Section>
+        {/* On a phone the header has no room for the email; the opened sidebar shows it instead. */}
+        <AppShell.Section
+          hiddenFrom="xs"
+          p="md"
+          style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}
+        >
+          <SignedInAs />
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+/** A sidebar entry; a list screen's link reopens it at the page and filters it was left on. */
+function SidebarLink({ screen, active }: { screen: ScreenRoute; active: boolean }) {
+  const href = useRememberedListHref(screen.path);
+  return (
+    <NavLink
+      component={Link}
+      to={href}
+      label={screen.label}
+      active={active}
+      aria-current={active ? 'page' : undefined}
+      variant="filled"
+      // Compact enough for all 21 links to fit a laptop screen without scrolling.
+      py={6}
+    />
+  );
+}
+
+/** The signed-in operator's email (from xs up) and the Logout button. */
+function OperatorMenu() {
+  const me = useQuery(meQueryOptions);
+  const logout = useLogout();
+  return (
+    <Group gap="sm" wrap="nowrap" miw={0}>
+      {me.data && (
+        <Text size="sm" c="dimmed" truncate="end" maw={320} visibleFrom="xs" title={me.data.email}>
+          {me.data.email}
+        </Text>
+      )}
+      <Button variant="default" size="xs" onClick={() => logout.mutate()} disabled={logout.isPending}>
+        Logout
+      </Button>
+    </Group>
+  );
+}
+
+/** 'Signed in as …' for the phone sidebar. */
+function SignedInAs() {
+  const me = useQuery(meQueryOptions);
+  if (!me.data) return null;
+  return (
+    <Text size="sm" c="dimmed" truncate="end">
+      {`Signed in as ${me.data.email}`}
+    </Text>
+  );
+}

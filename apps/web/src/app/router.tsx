@@ -1,0 +1,39 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { SignupPage } from '../features/auth/SignupPage.tsx';
+import { setUnauthorizedHandler } from '../lib/api.ts';
+import { AppLayout } from './AppLayout.tsx';
+import { NotBuiltScreen } from './NotBuiltScreen.tsx';
+import { NotFoundScreen } from './NotFoundScreen.tsx';
+import { RequireAuth } from './RequireAuth.tsx';
+import { SCREENS } from './screens.tsx';
+
+/** All routes: the public sign-in screens, then every registered screen behind the guard and layout. */
+export const ROUTES: RouteObject[] = [
+  { path: '/', element: <LoginPage /> },
+  { path: '/login', element: <LoginPage /> },
+  { path: '/signup', element: <SignupPage /> },
+  {
+    element: <RequireAuth />,
+    children: [
+      {
+        element: <AppLayout />,
+        children: [
+          ...SCREENS.map((screen) => ({
+            path: screen.path,
+            element: screen.element ?? <NotBuiltScreen name={screen.label} />,
+          })),
+          { path: '*', element: <NotFoundScreen /> },
+        ],
+      },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  const router = createBrowserRouter(ROUTES);
+  // A 401 mid-session: client-side navigation keeps the app loaded; `replace`, because Back to the
+  // page that just failed would only fail again.
+  setUnauthorizedHandler((loginUrl) => void router.navigate(loginUrl, { replace: true }));
+  return router;
+}

@@ -1,0 +1,18 @@
+import { MAKE_LIST_PATH, makeListSchema, SEGMENTS } from '@obd/contract';
+import { apiFetchParsed } from '../../lib/api.ts';
+import type { SuggestionSource } from '../../list/listState.ts';
+
+/** Every make of the make list (decisions §5: make inputs suggest makes), asked once and cached. */
+export const makeSuggestions: SuggestionSource = {
+  key: 'makes',
+  load: async (signal) => {
+    const { data } = await apiFetchParsed(makeListSchema, MAKE_LIST_PATH, { signal });
+    return data.map((make) => make.name);
+  },
+};
+
+/** The segments of the make list (decisions §2): car, bike, three_wheeler, hcv. */
+export const segmentSuggestions: SuggestionSource = {
+  key: 'segments',
+  load: () => Promise.resolve(SEGMENTS),
+};

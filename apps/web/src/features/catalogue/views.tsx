@@ -1,0 +1,214 @@
+import {
+  Badge,
+  Button,
+  Card,
+  Code,
+  Group,
+  List,
+  Modal,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import type { ActuationCommand, CustomCommand, SpfCommand } from '@obd/contract';
+import { useState } from 'react';
+import { cellText } from '../../list/format.ts';
+
+/** A small bordered table of a card's details; empty cells show '-'. */
+function DetailsTable({
+  label,
+  headers,
+  rows,
+}: {
+  label: string;
+  headers: readonly string[];
+  rows: readonly (readonly unknown[])[];
+}) {
+  return (
+    <Table.ScrollContainer type="native" minWidth={headers.length * 110}>
+      <Table aria-label={label} striped withTableBorder withColumnBorders verticalSpacing={6}>
+        <Table.Thead>
+          <Table.Tr>
+            {headers.map((header) => (
+              <Table.Th key={header} ta="center" style={{ whiteSpace: 'nowrap' }}>
+                {header}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((cells, index) => (
+            // Details have no identity of their own; their order is the server's.
+            // biome-ignore lint/suspicious/noArrayIndexKey: rows are never reordered
+            <Table.Tr key={index}>
+              {cells.map((cell, column) => (
+                <Table.Td key={headers[column]} ta="center">
+                  {cellText(cell)}
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** One card per actuation type: its message and its details (spec §2.9). */
+export function ActuationCards({ groups }: { groups: readonly ActuationCommand[] }) {
+  return (
+    <Stack gap="md">
+      {groups.map((group) => (
+        <Card key={group.actuation_type} withBorder radius="md" padding="md" component="section">
+          <Stack gap="xs">
+            <Title order={3} size="h4">
+              {group.actuation_type}
+            </Title>
+            <Text size="sm" c="dimmed">
+              {`Message: ${cellText(group.message)}`}
+            </Text>
+            <DetailsTable
+              label={`${group.actuation_type} details`}
+              headers={[
+                'PID',
+                'Actuation Subtype',
+                'Last Subtype',
+                'Seed Key Variant',
+                'Message',
+                'Message Item',
+                'Success Check',
+              ]}
+              rows={group.details.map((d) => [
+                d.pid,
+                d.actuation_subtype,
+                d.last_subtype,
+                d.seed_key_variant,
+                d.message,
+                d.message_item,
+                d.success_check,
+              ])}
+            />
+          </Stack>
+        </Card>
+      ))}
+    </Stack>
+  );
+}
+
+/** One card per SPF function: 'Hard Coded' True/False and its PID / Message / Command Type table (spec §2.10). */
+export function SpfCards({ groups }: { groups: readonly SpfCommand[] }) {
+  return (
+    <Stack gap="md">
+      {groups.map((group) => (
+        <Card key={group.function_name} withBorder radius="md" padding="md" component="section">
+          <Stack gap="xs">
+            <Group justify="space-between" align="center">
+              <Title order={3} size="h4">
+                {group.function_name}
+              </Title>
+              <Badge variant="light" color={group.hard_coded ? 'teal' : 'gray'} tt="none">
+                {`Hard Coded: ${group.hard_coded ? 'True' : 'False'}`}
+              </Badge>
+            </Group>
+            <DetailsTable
+              label={`${group.function_name} commands`}
+              headers={['PID', 'Message', 'Command Type']}
+              rows={group.details.map((d) => [d.pid, d.message, d.command_type])}
+            />
+          </Stack>
+        </Card>
+      ))}
+    </Stack>
+  );
+}
+
+/** The Variants cell of a custom command. */
+export function variantsText(row: CustomCommand): string {
+  return row.variant.length > 0 ? row.variant.join(', ') : '-';
+}
+
+/** The Commands cell: per variant of `commands[0]` a heading and its list (decisions §3). */
+export function VariantCommands({ row }: { row: CustomCommand }) {
+  const byVariant = Object.entries(row.commands[0] ?? {});
+  if (byVariant.length === 0) return <>-</>;
+  return (
+    <Stack gap={6} align="flex-start">
+      {byVariant.map(([variant, commands]) => (
+        <div key={variant}>
+          <Text size="sm" fw={600}>
+            {variant}
+          </Text>
+          <List size="sm" ta="left">
+            {commands.map((command, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a command may repeat within a variant
+              <List.Item key={index}>
+                <Code>{command}</Code>
+              </List.Item>
+            ))}
+          </List>
+        </div>
+      ))}
+    </Stack>
+  );
+}
+
+/** The names of a make list, as a plain list. */
+export function NameList({ label, names }: { label: string; names: readonly string[] }) {
+  return (
+    <Card withBorder radius="md" padding="md">
+      <List aria-label={label} spacing={4}>
+        {names.map((name) => (
+          <List.Item key={name}>{name}</List.Item>
+        ))}
+      </List>
+    </Card>
+  );
+}
+
+/** Model names in a numbered grid. */
+export function NumberedGrid({ label, names }: { label: string; names: readonly string[] }) {
+  return (
+    <SimpleGrid
+      component="ol"
+      aria-label={label}
+      cols={{ base: 1, xs: 2, sm: 3, lg: 4 }}
+      spacing="sm"
+      p={0}
+      m={0}
+    >
+      {names.map((name, index) => (
+        <Card key={name} component="li" withBorder radius="md" padding="sm" style={{ listStyle: 'none' }}>
+          <Group gap="sm" wrap="nowrap">
+            <Badge variant="light" radius="sm" miw={36}>
+              {index + 1}
+            </Badge>
+            <Text size="sm">{name}</Text>
+          </Group>
+        </Card>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+/** A live-data row's reference data (bit positions, scaling, value map), opened in a dialog. */
+export function ReferenceButton({ name, reference }: { name: string; reference: unknown }) {
+  const [opened, setOpened] = useState(false);
+  if (reference === null || reference === undefined || reference === '') return <>-</>;
+  return (
+    <>
+      <Button
+        size="compact-sm"
+        variant="light"
+        onClick={() => setOpened(true)}
+        aria-label={`View reference data of ${name}`}
+      >
+        View
+      </Button>
+      <Modal opened={opened} onClose={() => setOpened(false)} title={`Reference data: ${name}`} size="lg">
+        <Code block>{typeof reference === 'string' ? reference : JSON.stringify(reference, null, 2)}</Code>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,130 @@
+import {
+  FAULT_CODE_PATHS,
+  FAULT_CODES_PAGE_SIZE,
+  type FaultCauseRow,
+  type FaultCodeQuery,
+  type FaultCodeRow,
+  type FaultSolutionRow,
+  type FaultSymptomRow,
+} from '@obd/contract';
+import type { Column, ListDeclaration, ListMessages } from '../../list/declaration.ts';
+import { fieldColumn } from '../../list/format.ts';
+import type { FilterField } from '../../list/listState.ts';
+import { repairDifficultyLabel, severityLabel } from './format.ts';
+import { GenericPill } from './GenericPill.tsx';
+
+/**
+ * The four fault-code reference browsers (spec §2.18, §8): one shared filter form and column
+ * pattern, each screen only naming its endpoint, text column and sentences.
+ */
+
+// Typed against the contract's query, so a filter the server does not know fails to compile.
+type FaultCodeFilterName = Extract<keyof FaultCodeQuery, 'dtc' | 'make' | 'generic'>;
+
+const FAULT_CODE_FILTERS: readonly FilterField<FaultCodeFilterName>[] = [
+  { kind: 'text', name: 'dtc', label: 'DTC Code', placeholder: 'e.g. P0300' },
+  { kind: 'text', name: 'make', label: 'Make', placeholder: 'e.g. Honda' },
+  {
+    kind: 'select',
+    name: 'generic',
+    label: 'Generic',
+    // decisions §8
+    options: [
+      { value: '', label: 'All (Generic/Non-Generic)' },
+      { value: 'true', label: 'Generic Only' },
+      { value: 'false', label: 'Non-Generic Only' },
+    ],
+  },
+];
+
+/** The fields every fault-code row has. */
+type FaultRow = Pick<FaultCodeRow, 'id' | 'dtc' | 'make' | 'company_id' | 'generic'>;
+
+function genericColumn<Row extends FaultRow>(): Column<Row> {
+  return { header: 'Generic', cell: (row) => <GenericPill generic={row.generic} /> };
+}
+
+/** ID, DTC, the screen's text, Language, Make, Company ID, Generic. */
+function textRowColumns<Row extends FaultRow & { language: string }>(
+  textHeader: string,
+  textKey: keyof Row & string,
+): Column<Row>[] {
+  return [
+    fieldColumn<Row, 'id'>('ID', 'id'),
+    fieldColumn<Row, 'dtc'>('DTC', 'dtc'),
+    { ...fieldColumn<Row, typeof textKey>(textHeader, textKey), prose: true },
+    fieldColumn<Row, 'language'>('Language', 'language'),
+    fieldColumn<Row, 'make'>('Make', 'make'),
+    // company_id 0 (generic codes) shows '0': cellText only dashes null, undefined and ''.
+    fieldColumn<Row, 'company_id'>('Company ID', 'company_id'),
+    genericColumn<Row>(),
+  ];
+}
+
+function faultCodeBrowser<Row extends FaultRow>(
+  declaration: Pick<ListDeclaration<Row, FaultCodeFilterName>, 'title' | 'endpoint' | 'columns'> & {
+    messages: ListMessages;
+  },
+): ListDeclaration<Row, FaultCodeFilterName> {
+  return {
+    ...declaration,
+    pageSize: FAULT_CODES_PAGE_SIZE,
+    dataKey: 'data',
+    filters: FAULT_CODE_FILTERS,
+    rowKey: (row) => row.id,
+  };
+}
+
+export const faultCodeSymptoms = faultCodeBrowser<FaultSymptomRow>({
+  title: 'Fault Code Symptoms',
+  endpoint: FAULT_CODE_PATHS.symptoms,
+  // decisions §5: headed Symptom (the spec's "Solution" was a typo).
+  columns: textRowColumns<FaultSymptomRow>('Symptom', 'symptom'),
+  messages: {
+    error: 'Failed to fetch fault code data. Please try again.',
+    emptyFiltered: 'No fault codes found for the specified criteria.',
+    emptyUnfiltered: 'No fault codes available.',
+  },
+});
+
+export const faultCodeSolutions = faultCodeBrowser<FaultSolutionRow>({
+  title: 'Fault Code Solutions',
+  endpoint: FAULT_CODE_PATHS.solutions,
+  columns: textRowColumns<FaultSolutionRow>('Solution', 'solution'),
+  messages: {
+    error: 'Failed to fetch fault code solutions. Please try again.',
+    emptyFiltered: 'No solutions found for the specified criteria.',
+    emptyUnfiltered: 'No solutions available.',
+  },
+});
+
+export const faultCodeCauses = faultCodeBrowser<FaultCauseRow>({
+  title: 'Fault Code Causes',
+  endpoint: FAULT_CODE_PATHS.causes,
+  columns: textRowColumns<FaultCauseRow>('Causes', 'causes'),
+  messages: {
+    error: 'Failed to fetch fault code causes. Please try again.',
+    emptyFiltered: 'No causes found for the specified criteria.',
+    emptyUnfiltered: 'No causes available.',
+  },
+});
+
+export const faultCodeList = faultCodeBrowser<FaultCodeRow>({
+  title: 'Fault Code List',
+  endpoint: FAULT_CODE_PATHS.list,
+  columns: [
+    fieldColumn<FaultCodeRow, 'id'>('ID', 'id'),
+    fieldColumn<FaultCodeRow, 'dtc'>('DTC', 'dtc'),
+    fieldColumn<FaultCodeRow, 'title'>('Title', 'title'),
+    { header: 'Severity', cell: (row) => severityLabel(row.severity) },
+    { header: 'Repair Difficulty', cell: (row) => repairDifficultyLabel(row.repair_difficulty) },
+    fieldColumn<FaultCodeRow, 'make'>('Make', 'make'),
+    fieldColumn<FaultCodeRow, 'company_id'>('Company ID', 'company_id'),
+    genericColumn<FaultCodeRow>(),
+  ],
+  messages: {
+    error: 'Failed to fetch fault codes. Please try again.',
+    emptyFiltered: 'No fault codes found for the specified criteria.',
+    emptyUnfiltered: 'No fault codes available.',
+  },
+});

@@ -1,0 +1,183 @@
+import { Text } from '@mantine/core';
+import {
+  IMPORT_HISTORY_PAGE_SIZE,
+  IMPORT_KIND_LABELS,
+  IMPORT_KINDS,
+  IMPORT_STATUSES,
+  IMPORTS_PATH,
+  type ImportDetail,
+  type ImportRecord,
+  type ImportStatus,
+  importDetailSchema,
+  type RowProblem,
+} from '@obd/contract';
+import { detailsColumn } from '../../list/columns.tsx';
+import { detailTable } from '../../list/DetailScreen.tsx';
+import type { ListDeclaration } from '../../list/declaration.ts';
+import type { DetailDeclaration, SummaryField } from '../../list/detail.ts';
+import { cellText, dateTimeColumn, dateTimeText, durationText } from '../../list/format.ts';
+import { bytesText, countText } from '../../upload/format.ts';
+
+/** The Import History screen (decisions §7): every upload, newest first, and one upload's row problems. */
+
+export const IMPORT_HISTORY_PATHS = {
+  list: '/ImportHistory',
+  details: '/ImportHistory/details',
+} as const;
+
+const STATUS_LABELS: Record<ImportStatus, string> = {
+  running: 'Running',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+};
+const STATUS_COLORS: Record<ImportStatus, string> = {
+  running: 'blue.7',
+  succeeded: 'green.8',
+  failed: 'red.7',
+};
+
+/** The outcome as a coloured word (a badge would be clipped in the narrow column). */
+export function OutcomeBadge({ status }: { status: ImportStatus }) {
+  return (
+    <Text component="span" size="sm" fw={700} c={STATUS_COLORS[status]}>
+      {STATUS_LABELS[status]}
+    </Text>
+  );
+}
+
+const numberAt = (stats: Record<string, unknown> | null, ...keys: string[]): number | undefined => {
+  for (const key of keys) {
+    const value = stats?.[key];
+    if (typeof value === 'number') return value;
+  }
+  return undefined;
+};
+
+/**
+ * The few figures that tell one upload from another, whatever its kind: rows read, rows added,
+ * rows not added; a running import shows its progress, a failed one its sentence.
+ */
+export function keyStatistics(record: ImportRecord): string {
+  if (record.status === 'running') return `${record.progress}% (${countText(record.rowsProcessed)} rows)`;
+  if (record.status === 'failed') return record.message ?? 'Failed';
+  const { stats } = record;
+  const rows = numberAt(stats, 'totalRowsProcessed', 'totalRows');
+  const inserted = numberAt(stats, 'insertedCount', 'importedRows', 'totalRowsInserted');
+  const skipped = numberAt(stats, 'skippedCount');
+  const parts = [
+    rows === undefined ? undefined : `${countText(rows)} rows`,
+    inserted === undefined ? undefined : `${countText(inserted)} inserted`,
+    skipped === undefined ? undefined : `${countText(skipped)} skipped`,
+    record.errorCount > 0
+      ? `${countText(record.errorCount)} ${record.errorCount === 1 ? 'row problem' : 'row problems'}`
+      : undefined,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(' · ') : cellText(record.message);
+}
+
+type HistoryFilter = 'kind' | 'status';
+
+export const importHistoryList: ListDeclaration<ImportRecord, HistoryFilter> = {
+  title: 'Import History',
+  endpoint: IMPORTS_PATH,
+  pageSize: IMPORT_HISTORY_PAGE_SIZE,
+  dataKey: 'data',
+  filters: [
+    {
+      kind: 'select',
+      name: 'kind',
+      label: 'Kind',
+      options: [
+        { value: '', label: 'All kinds' },
+        ...IMPORT_KINDS.map((kind) => ({ value: kind, label: IMPORT_KIND_LABELS[kind] })),
+      ],
+    },
+    {
+      kind: 'select',
+      name: 'status',
+      label: 'Outcome',
+      options: [
+        { value: '', label: 'All outcomes' },
+        ...IMPORT_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] })),
+      ],
+    },
+  ],
+  columns: [
+    { header: 'ID', cell: (row) => row.id },
+    dateTimeColumn<ImportRecord, 'startedAt'>('When', 'startedAt'),
+    { header: 'Who', cell: (row) => cellText(row.operator?.email) },
+    { header: 'Kind', cell: (row) => IMPORT_KIND_LABELS[row.kind], nowrap: true },
+    { header: 'File', cell: (row) => row.fileName },
+    { header: 'Size', cell: (row) => bytesText(row.fileSize), nowrap: true },
+    { header: 'Outcome', cell: (row) => <OutcomeBadge status={row.status} />, nowrap: true },
+    { header: 'Statistics', cell: (row) => keyStatistics(row), prose: true },
+    detailsColumn<ImportRecord>(IMPORT_HISTORY_PATHS.details),
+  ],
+  rowKey: (row) => row.id,
+  messages: {
+    error: 'Failed to fetch import history. Please try again.',
+    emptyFiltered: 'No imports found for the specified criteria.',
+    emptyUnfiltered: 'No imports yet.',
+  },
+};
+
+const field = (label: string, value: (record: ImportDetail) => unknown): SummaryField<ImportDetail> => ({
+  label,
+  value: (record) => cellText(value(record)),
+});
+
+/** The statistics the server kept, flattened to 'duplicates.inFile: 3' lines. */
+function StatsLines({ stats }: { stats: Record<string, unknown> | null }) {
+  if (!stats) return <Text c="dimmed">No statistics.</Text>;
+  const lines: string[] = [];
+  const walk = (value: unknown, path: string) => {
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [key, inner] of Object.entries(value)) walk(inner, path ? `${path}.${key}` : key);
+    } else {
+      lines.push(`${path}: ${cellText(value)}`);
+    }
+  };
+  walk(stats, '');
+  return (
+    <Text component="pre" size="sm" style={{ whiteSpace: 'pre-wrap', margin: 0 }}>
+      {lines.join('\n')}
+    </Text>
+  );
+}
+
+export const importDetails: DetailDeclaration<ImportDetail> = {
+  title: 'Import Details',
+  endpoint: IMPORTS_PATH,
+  schema: importDetailSchema,
+  listPath: IMPORT_HISTORY_PATHS.list,
+  messages: { notFound: 'The import was not found.', error: 'Something went wrong' },
+  summary: [
+    field('Import', (record) => `#${record.id}`),
+    field('Kind', (record) => IMPORT_KIND_LABELS[record.kind]),
+    { label: 'Outcome', value: (record) => <OutcomeBadge status={record.status} /> },
+    field('Who', (record) => record.operator?.email),
+    field('Started', (record) => dateTimeText(record.startedAt)),
+    field('Finished', (record) => dateTimeText(record.finishedAt)),
+    field('Duration', (record) => durationText(record.startedAt, record.finishedAt)),
+    field('File name', (record) => record.fileName),
+    field('File size', (record) => bytesText(record.fileSize)),
+    field('Message', (record) => record.message),
+    field('Key statistics', (record) => keyStatistics(record)),
+    field('Same file as', (record) =>
+      record.duplicateOfImportId === null ? null : `import #${record.duplicateOfImportId}`,
+    ),
+  ],
+  sections: [
+    { title: 'Statistics', render: (record) => <StatsLines stats={record.stats} /> },
+    detailTable<ImportDetail, RowProblem>({
+      title: 'Row problems',
+      rows: (record) => record.errors,
+      columns: [
+        { header: 'Sheet', cell: (problem) => problem.sheet },
+        { header: 'Row', cell: (problem) => problem.row },
+        { header: 'Reason', cell: (problem) => problem.reason, prose: true },
+      ],
+      empty: 'No row problems.',
+    }),
+  ],
+};

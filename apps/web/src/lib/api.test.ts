@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type FetchCall, installFakeFetch, jsonResponse } from '../test/fakeFetch.ts';
+import { ApiError, apiFetch, NETWORK_ERROR, setUnauthorizedHandler } from './api.ts';
+import { getToken, setToken } from './session.ts';
+
+const headersOf = (call: FetchCall | undefined) => (call?.init?.headers ?? {}) as Record<string, string>;
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+  window.history.replaceState(null, '', '/');
+});
+
+describe('apiFetch', () => {
+  it('sends the bearer token and JSON, and returns the parsed answer', async () => {
+    setToken('t0k3n');
+    const calls = installFakeFetch(() => jsonResponse({ ok: true }));
+    await expect(
+      apiFetch('/api/x', { method: 'POST', body: { a: 1 }, query: { page: 2, dtc: undefined } }),
+    ).resolves.toEqual({ ok: true });
+    const headers = headersOf(calls[0]);
+    expect(headers.Authorization).toBe('Bearer t0k3n');
+    expect(headers['Content-Type']).toBe('application/json');
+    expect(calls[0]?.init?.body).toBe('{"a":1}');
+    expect(calls[0]?.url.search).toBe('?page=2');
+  });
+
+  it('sends no token for public calls', async () => {
+    setToken('stale');
+    const calls = installFakeFetch(() => jsonResponse({}));
+    await apiFetch('/api/login', { method: 'POST', body: {}, auth: false });
+    expect(headersOf(calls[0]).Authorization).toBeUndefined();
+  });
+
+  it("throws the server's sentence and code", async () => {
+    installFakeFetch(() =>
+      jsonResponse({ error: 'Too many attempts. Try again in a minute.', code: 'RATE_LIMITED' }, 429),
+    );
+    const error = await apiFetch('/api/login', { auth: false }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: 429,
+      code: 'RATE_LIMITED',
+      message: 'Too many attempts. Try again in a minute.',
+    });
+  });
+
+  it('names a failure without a JSON body by its status, and a missing answer as a network error', async () => {
+    installFakeFetch(() => new Response('<html>Bad gateway</html>', { status: 502 }));
+    await expect(apiFetch('/api/x')).rejects.toMatchObject({
+      status: 502,
+      code: 'HTTP_502',
+      isServerMessage: false,
+    });
+    installFakeFetch(() => Promise.reject(new TypeError('Failed to fetch')));
+    await expect(apiFetch('/api/x')).rejects.toMatchObject({ status: 0, code: NETWORK_ERROR });
+  });
+
+  it('lets a cancellation through as a cancellation', async () => {
+    installFakeFetch(() => new Promise<Response>(() => {}));
+    const controller = new AbortController();
+    const request = apiFetch('/api/x', { signal: controller.signal });
+    controller.abort();
+    await expect(request).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('on a 401 of a signed-in call, ends the session and returns to the page after login', async () => {
+    const goToLogin = vi.fn();
+    setUnauthorizedHandler(goToLogin);
+    window.history.replaceState(null, '', '/FaultCodeList?page=2');
+    setToken('expired');
+    installFakeFetch(() => jsonResponse({ error: 'Sign in again.', code: 'UNAUTHORIZED' }, 401));
+
+    await expect(apiFetch('/api/faultCodesList')).rejects.toMatchObject({ status: 401 });
+    expect(getToken()).toBeNull();
+    expect(goToLogin).toHaveBeenCalledWith('/login?next=/FaultCodeList%3Fpage%3D2');
+  });
+
+  it('leaves a failed login alone (no token was sent)', async () => {
+    const goToLogin = vi.fn();
+    setUnauthorizedHandler(goToLogin);
+    installFakeFetch(() => jsonResponse({ error: 'Invalid email or password', code: 'UNAUTHORIZED' }, 401));
+    await expect(apiFetch('/api/login', { method: 'POST', auth: false })).rejects.toMatchObject({
+      message: 'Invalid email or password',
+    });
+    expect(goToLogin).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,61 @@
+import { Button } from '@mantine/core';
+import { Link } from 'react-router';
+import type { Column } from './declaration.ts';
+import { dateTimeText } from './format.ts';
+
+/** Words written in capitals in a header: `vin` → VIN, `pid` → PID. */
+const ACRONYMS = new Set(['id', 'vin', 'pid', 'pdf', 'url', 'dtc', 'ecu', 'obd']);
+
+/** A field name as a column header: `last_login_at` → 'Last Login At', `id` → 'ID'. */
+export function readableHeader(key: string): string {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[_\s-]+/)
+    .filter(Boolean)
+    .map((word) =>
+      ACRONYMS.has(word.toLowerCase()) ? word.toUpperCase() : word[0]?.toUpperCase() + word.slice(1),
+    )
+    .join(' ');
+}
+
+/**
+ * One column per field of the rows, in the order the server sends them (fields first seen in later
+ * rows are appended), headed `readableHeader(key)` unless `headers` names it, each on one line.
+ * Times show as `YYYY-MM-DD HH:MM:SS`, booleans as Yes/No, empty values as '-'.
+ */
+export function fieldColumnsFromRows<Row extends object>(
+  rows: readonly Row[],
+  headers: Readonly<Record<string, string>> = {},
+): Column<Row>[] {
+  const keys: string[] = [];
+  for (const row of rows) for (const key of Object.keys(row)) if (!keys.includes(key)) keys.push(key);
+  return keys.map((key) => ({
+    header: headers[key] ?? readableHeader(key),
+    // Field values are short (ids, codes, times, phone numbers): one line each, the table scrolls.
+    nowrap: true,
+    cell: (row: Row) => dateTimeText((row as Record<string, unknown>)[key]),
+  }));
+}
+
+/** A column with a link per row, e.g. 'View Details' → `/ObdScanReport/details?id=7`. */
+export function linkColumn<Row>(header: string, label: string, href: (row: Row) => string): Column<Row> {
+  return {
+    header,
+    nowrap: true,
+    cell: (row) => (
+      <Button component={Link} to={href(row)} size="compact-sm" variant="light">
+        {label}
+      </Button>
+    ),
+  };
+}
+
+/** The 'View Details' column of a list whose records open at `detailPath?id=<id>`. */
+export function detailsColumn<Row extends { id: number | string }>(detailPath: string): Column<Row> {
+  return linkColumn<Row>('View Details', 'View Details', (row) => detailHref(detailPath, row.id));
+}
+
+/** The address of one record's detail screen: `/ObdScanReport/details?id=7`. */
+export function detailHref(detailPath: string, id: number | string): string {
+  return `${detailPath}?${new URLSearchParams({ id: String(id) })}`;
+}

@@ -1,0 +1,50 @@
+import { vi } from 'vitest';
+
+/** One request the app sent. */
+export interface FetchCall {
+  url: URL;
+  init: RequestInit | undefined;
+  /** The query parameters, for readable assertions. */
+  params: Record<string, string>;
+}
+
+type Responder = (call: FetchCall) => Response | Promise<Response>;
+
+/**
+ * Replaces the browser's `fetch` — the system's only outside dependency in component tests — with
+ * `respond`. Like the real one it rejects with an AbortError when the request's signal aborts, so
+ * cancellation is tested, not assumed. Returns the calls made, in order.
+ */
+export function installFakeFetch(respond: Responder): FetchCall[] {
+  const calls: FetchCall[] = [];
+  const fakeFetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const url = new URL(String(input), 'http://localhost');
+    const call: FetchCall = { url, init, params: Object.fromEntries(url.searchParams) };
+    calls.push(call);
+    return new Promise((resolve, reject) => {
+      const signal = init?.signal;
+      const abort = () => reject(new DOMException('The operation was aborted.', 'AbortError'));
+      if (signal?.aborted) return abort();
+      signal?.addEventListener('abort', abort);
+      Promise.resolve()
+        .then(() => respond(call))
+        .then(resolve, reject);
+    });
+  };
+  vi.stubGlobal('fetch', vi.fn(fakeFetch));
+  return calls;
+}
+
+/** A JSON answer. */
+export function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+/** A promise settled from outside: lets a test hold a request open to look at the loading state. */
+export function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}

@@ -1,0 +1,20 @@
+import './jsdomGaps.ts';
+import { configure, render } from '@testing-library/react';
+import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
+import { AppProviders } from '../app/AppProviders.tsx';
+import { createQueryClient } from '../app/queryClient.ts';
+
+// The machines running the suite are shared and sometimes busy: wait up to 5 s (not 1 s) for what a
+// screen should show before calling it missing.
+configure({ asyncUtilTimeout: 5000 });
+
+/** Renders `routes` at `url` with the app's real providers; the router shows where the app navigated. */
+export function renderRoutes(routes: RouteObject[], url: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [url] });
+  const view = render(
+    <AppProviders queryClient={createQueryClient()}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { router, ...view };
+}

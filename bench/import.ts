@@ -1,0 +1,170 @@
+/**
+ * Import benchmark (issue 5): uploads through the real server over HTTP, end to end (upload,
+ * read, check, write, answer), with the server's peak RSS for each upload.
+ *
+ * - 1,000,000 fault codes in one .xlsx sheet with a shared-string table (as Excel writes), then
+ *   the same file again (every row a database duplicate), then the inline-string variant into
+ *   a fresh database. Target on SQLite: ≤ 10 s, server peak RSS ≤ 300 MB; re-upload no slower.
+ * - 100,000 activation codes as CSV. Target: ≤ 2 s.
+ *
+ * SQLite always; PostgreSQL too when BENCH_DATABASE_URL names a server (a database
+ * `obd_bench_import` is created there and dropped afterwards).
+ * Run: node --import tsx bench/import.ts   (BENCH_IMPORT_ROWS=… for a smaller run)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { writeActivationCsv, writeFaultCodesXlsx } from './import-files.ts';
+import { type RunningServer, signIn, startServer } from './lib.ts';
+
+const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 1_000_000);
+const CODES = Number(process.env.BENCH_IMPORT_CODES ?? 100_000);
+const DIR = path.join(os.tmpdir(), 'obd-bench-import');
+
+async function files() {
+  fs.mkdirSync(DIR, { recursive: true });
+  const shared = path.join(DIR, `fault-codes-${ROWS}.xlsx`);
+  const inline = path.join(DIR, `fault-codes-${ROWS}-inline.xlsx`);
+  const codes = path.join(DIR, `activation-codes-${CODES}.csv`);
+  if (!fs.existsSync(shared)) await writeFaultCodesXlsx(shared, ROWS);
+  if (!fs.existsSync(inline)) await writeFaultCodesXlsx(inline, ROWS, { inline: true });
+  if (!fs.existsSync(codes)) await writeActivationCsv(codes, CODES);
+  return { shared, inline, codes };
+}
+
+/** Forgets the process's peak RSS so far (Linux), so each upload gets its own peak. */
+function resetPeak(server: RunningServer) {
+  try {
+    fs.writeFileSync(`/proc/${server.process.pid}/clear_refs`, '5');
+  } catch {
+    /* not Linux or not allowed: the peak is then the process's peak so far */
+  }
+}
+
+/** CPU seconds (user + system) the server process has used so far (Linux). */
+function cpuSeconds(server: RunningServer): number {
+  try {
+    const fields =
+      fs.readFileSync(`/proc/${server.process.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function uploadFile(
+  server: RunningServer,
+  headers: Record<string, string>,
+  endpoint: string,
+  file: string,
+) {
+  const form = new FormData();
+  form.append('file', await fs.openAsBlob(file), path.basename(file));
+  resetPeak(server);
+  const cpuBefore = cpuSeconds(server);
+  const started = performance.now();
+  const res = await fetch(`${server.url}${endpoint}`, { method: 'POST', headers, body: form });
+  const body = (await res.json()) as Record<string, unknown>;
+  const seconds = (performance.now() - started) / 1000;
+  if (!res.ok) throw new Error(`${endpoint} answered ${res.status}: ${JSON.stringify(body)}`);
+  const cpu = cpuSeconds(server) - cpuBefore;
+  return {
+    seconds,
+    peak: server.peakRssMb(),
+    body,
+    timing: `${seconds.toFixed(2)} s (server CPU ${cpu.toFixed(1)} s)`,
+  };
+}
+
+async function scenario(label: string, databaseUrl: () => Promise<{ url: string; drop(): Promise<void> }>) {
+  const { shared, inline, codes } = await files();
+  const lines: string[] = [];
+  const say = (line: string) => {
+    console.log(line);
+    lines.push(line);
+  };
+  const size = (file: string) => `${(fs.statSync(file).size / 1e6).toFixed(1)} MB`;
+
+  const run = async (steps: (server: RunningServer, headers: Record<string, string>) => Promise<void>) => {
+    const db = await databaseUrl();
+    const server = await startServer(db.url);
+    try {
+      await steps(server, await signIn(server.url));
+    } finally {
+      await server.stop();
+      await db.drop();
+    }
+  };
+
+  await run(async (server, headers) => {
+    const first = await uploadFile(server, headers, '/api/faultCodes', shared);
+    const stats = first.body.stats as { insertedCount: number };
+    say(
+      `${label}: ${ROWS.toLocaleString('en')} fault codes, shared strings (${size(shared)}): ${first.timing}, ${stats.insertedCount.toLocaleString('en')} inserted, server peak RSS ${first.peak} MB`,
+    );
+    const again = await uploadFile(server, headers, '/api/faultCodes', shared);
+    const s2 = again.body.stats as { insertedCount: number; duplicates: { inDatabase: number } };
+    say(
+      `${label}: same file again (all duplicates): ${again.timing}, ${s2.insertedCount} inserted, ${s2.duplicates.inDatabase.toLocaleString('en')} database duplicates, server peak RSS ${again.peak} MB`,
+    );
+  });
+  await run(async (server, headers) => {
+    const res = await uploadFile(server, headers, '/api/faultCodes', inline);
+    const stats = res.body.stats as { insertedCount: number };
+    say(
+      `${label}: ${ROWS.toLocaleString('en')} fault codes, inline strings (${size(inline)}): ${res.timing}, ${stats.insertedCount.toLocaleString('en')} inserted, server peak RSS ${res.peak} MB`,
+    );
+  });
+  await run(async (server, headers) => {
+    const res = await uploadFile(server, headers, '/api/uplodeactivationcode', codes);
+    say(
+      `${label}: ${CODES.toLocaleString('en')} activation codes CSV (${size(codes)}): ${res.timing}, ${(res.body.importedRows as number).toLocaleString('en')} imported, server peak RSS ${res.peak} MB`,
+    );
+  });
+  return lines;
+}
+
+export async function benchImport(): Promise<string[]> {
+  console.log(
+    `load average before: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} on ${os.cpus().length} cores`,
+  );
+  const lines = await scenario('SQLite', async () => {
+    const file = path.join(DIR, `bench-${Date.now()}.sqlite`);
+    return {
+      url: `sqlite:${file}`,
+      drop: async () => {
+        for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+      },
+    };
+  });
+  const pgUrl = process.env.BENCH_DATABASE_URL;
+  if (pgUrl) {
+    lines.push(
+      ...(await scenario('PostgreSQL', async () => {
+        const admin = new pg.Client({ connectionString: pgUrl });
+        await admin.connect();
+        await admin.query('DROP DATABASE IF EXISTS obd_bench_import');
+        await admin.query('CREATE DATABASE obd_bench_import');
+        await admin.end();
+        const url = new URL(pgUrl);
+        url.pathname = '/obd_bench_import';
+        return {
+          url: url.toString(),
+          drop: async () => {
+            const c = new pg.Client({ connectionString: pgUrl });
+            await c.connect();
+            await c.query('DROP DATABASE IF EXISTS obd_bench_import');
+            await c.end();
+          },
+        };
+      })),
+    );
+  }
+  return lines;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchImport();

@@ -1,0 +1,132 @@
+/**
+ * Shared helpers of the benchmarks: start the real server on a prepared database, sign in,
+ * time requests and read the server's peak memory. Benchmarks print figures; they never
+ * assert timings (DESIGN.md: speed is measured, not tested).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export const repoRoot = path.resolve(import.meta.dirname, '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  process: ChildProcess;
+  /** Peak resident memory of the server process so far, in MB (Linux VmHWM). */
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+/** Starts `apps/server/src/main.ts` on a database that is already migrated and seeded. */
+export async function startServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<RunningServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      SEED: 'none',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i += 1) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    process: child,
+    peakRssMb() {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      return Math.round(kb / 1024);
+    },
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Signs in (creating the first operator on an empty operators table) and returns the bearer header. */
+export async function signIn(url: string): Promise<Record<string, string>> {
+  const credentials = { email: 'bench@example.com', password: 'benchmark password' };
+  let res = await fetch(`${url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+  if (!res.ok) {
+    res = await fetch(`${url}/api/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(credentials),
+    });
+  }
+  if (!res.ok) throw new Error(`Could not sign in: ${res.status} ${await res.text()}`);
+  const { token } = (await res.json()) as { token: string };
+  return { authorization: `Bearer ${token}` };
+}
+
+export interface LatencySummary {
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+/** Times `count` sequential GETs after `warmup` untimed ones; milliseconds. */
+export async function latency(
+  url: string,
+  headers: Record<string, string>,
+  count = 200,
+  warmup = 20,
+): Promise<LatencySummary> {
+  const times: number[] = [];
+  for (let i = 0; i < warmup + count; i += 1) {
+    const started = performance.now();
+    const res = await fetch(url, { headers });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+    if (i >= warmup) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) =>
+    Number((times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0).toFixed(1));
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: Number((times.at(-1) ?? 0).toFixed(1)) };
+}
+
+/** Runs a command to completion, inheriting output; rejects on a non-zero exit. */
+export function run(command: string, args: string[], env: Record<string, string> = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: 'inherit' });
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited ${code}`)),
+    );
+  });
+}

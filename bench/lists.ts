@@ -1,0 +1,51 @@
+/**
+ * List latency: every list endpoint at its default page size on the demo database, sequential
+ * requests over HTTP to the real server. Target (issue 3): p95 ≤ 20 ms.
+ * `BENCH_DATABASE_URL=postgres://…` runs it on PostgreSQL (the database is seeded if empty).
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { latency, signIn, startServer } from './lib.ts';
+
+export const LIST_URLS = [
+  '/api/faultCodesList',
+  '/api/faultCodesList?dtc=P03&generic=true',
+  '/api/FaultCodeCauses',
+  '/api/FaultCodeSymptoms?make=honda',
+  '/api/FaultCodeSolutions',
+  '/api/getCoverage?make=Honda',
+  '/api/CommandAPI?make=Honda&function_type=scan&full_scan=true&module=%5B%22Engine%22%2C%22ABS%22%5D',
+  '/api/FetchMakeList?segement=bike',
+  '/api/ModelList?make=Mahindra',
+  '/api/CustomCommands',
+  '/api/ActuationCommands',
+  '/api/SPFCommands',
+  '/api/OdometerAPI',
+  '/api/LiveDataCommands',
+  '/api/LiveDataCommands?make=Toyota&model=RAV4',
+  '/api/users',
+  '/api/ScanDetail',
+  '/api/SpecialFunctions',
+  '/api/ActuationsDetail',
+];
+
+export async function benchLists(databaseUrl?: string): Promise<string[]> {
+  const url = databaseUrl ?? `sqlite:${path.join(os.tmpdir(), 'obd-bench-demo.sqlite')}`;
+  // The first start seeds the demo data set (SEED=demo only seeds an empty database).
+  const server = await startServer(url, { SEED: 'demo' });
+  const lines: string[] = [];
+  try {
+    const headers = await signIn(server.url);
+    for (const path of LIST_URLS) {
+      const s = await latency(`${server.url}${path}`, headers, 200, 20);
+      const line = `${path.padEnd(100)} p50 ${String(s.p50).padStart(5)} ms  p95 ${String(s.p95).padStart(5)} ms  p99 ${String(s.p99).padStart(5)} ms`;
+      console.log(line);
+      lines.push(line);
+    }
+  } finally {
+    await server.stop();
+  }
+  return lines;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchLists(process.env.BENCH_DATABASE_URL);

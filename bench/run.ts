@@ -1,0 +1,15 @@
+/** `npm run bench`: every benchmark in turn; figures are recorded by hand in bench/RESULTS.md. */
+import { benchExport } from './export.ts';
+import { benchImport } from './import.ts';
+import { benchLists } from './lists.ts';
+
+console.log('== list endpoints on the demo database (SQLite)');
+await benchLists();
+if (process.env.BENCH_DATABASE_URL) {
+  console.log('== list endpoints on PostgreSQL');
+  await benchLists(process.env.BENCH_DATABASE_URL);
+}
+console.log('== exports of 1,000,000 rows');
+await benchExport();
+console.log('== imports');
+await benchImport();

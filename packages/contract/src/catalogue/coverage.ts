@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { pagingSchema, textFilter } from '../common/list.ts';
+
+export const COVERAGE_PATH = '/api/getCoverage';
+export const COVERAGE_PAGE_SIZE = 30;
+export const coverageQuerySchema = pagingSchema(COVERAGE_PAGE_SIZE).extend({ make: textFilter });
+export type CoverageQuery = z.infer<typeof coverageQuerySchema>;
+export const coverageRowSchema = z.object({
+  id: z.number(),
+  make: z.string(),
+  function_name: z.string(),
+  function_type: z.string(),
+});
+export type CoverageRow = z.infer<typeof coverageRowSchema>;
+export const coverageListSchema = z.object({ coverages: z.array(coverageRowSchema), total: z.number() });

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+export const MAKE_LIST_PATH = '/api/FetchMakeList';
+export const MODEL_LIST_PATH = '/api/ModelList';
+export const SEGMENTS = ['car', 'bike', 'three_wheeler', 'hcv'] as const;
+export type Segment = (typeof SEGMENTS)[number];
+
+/** `segement` (sic, decisions §1) and also `segment`; exact, case-insensitive; absent = every make. */
+export const makeListQuerySchema = z
+  .object({
+    segement: z.string().trim().optional(),
+    segment: z.string().trim().optional(),
+  })
+  .transform((q, ctx) => {
+    const raw = (q.segement || q.segment || '').toLowerCase();
+    if (raw && !(SEGMENTS as readonly string[]).includes(raw)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['segement'],
+        message: `segement must be one of ${SEGMENTS.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return { segment: (raw || undefined) as Segment | undefined };
+  });
+export type MakeListQuery = z.infer<typeof makeListQuerySchema>;
+
+export const makeListSchema = z.object({
+  data: z.array(z.object({ name: z.string(), segment: z.string() })),
+});
+export const modelListSchema = z.object({ data: z.array(z.object({ name: z.string(), make: z.string() })) });
+
+export const modelListQuerySchema = z.object({
+  make: z.string({ error: 'make is required' }).trim().min(1, 'make is required').max(200),
+});
+export type ModelListQuery = z.infer<typeof modelListQuerySchema>;

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { pagingSchema, textFilter } from '../common/list.ts';
+
+export const USERS_PATH = '/api/users';
+export const USER_FACETS_PATH = '/api/users/facets';
+export const USERS_PAGE_SIZE = 20;
+
+/** Email contains; plan and status exact, case-insensitive (decisions §2). */
+export const userQuerySchema = pagingSchema(USERS_PAGE_SIZE).extend({
+  email: textFilter,
+  plan: textFilter,
+  status: textFilter,
+});
+export type UserQuery = z.infer<typeof userQuerySchema>;
+
+/**
+ * The allow-list of app-user fields the dashboard shows (decisions §4): never tokens, password
+ * hashes or purchase tokens. The Users Table builds its columns from these keys.
+ */
+export const userRowSchema = z.object({
+  id: z.number(),
+  email: z.string(),
+  name: z.string().nullable(),
+  phone: z.string().nullable(),
+  country: z.string().nullable(),
+  plan: z.string(),
+  status: z.string(),
+  device: z.string().nullable(),
+  app_version: z.string().nullable(),
+  created_at: z.string(),
+  last_login_at: z.string().nullable(),
+  subscription_ends_at: z.string().nullable(),
+});
+export type UserRow = z.infer<typeof userRowSchema>;
+export const USER_FIELDS = Object.keys(userRowSchema.shape) as (keyof UserRow)[];
+export const userListSchema = z.object({ users: z.array(userRowSchema), total: z.number() });
+export const userFacetsSchema = z.object({ plans: z.array(z.string()), statuses: z.array(z.string()) });
