@@ -16,6 +16,7 @@ import type { DatabaseConfig } from '../config.ts';
 import { initialMigration } from './migrations/001_initial.ts';
 import { importsMigration } from './migrations/002_imports.ts';
 import { runSearchMigration } from './migrations/003_run_search.ts';
+import { listCountsMigration } from './migrations/004_list_counts.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = DatabaseConfig['dialect'];
@@ -116,6 +117,7 @@ export async function migrate(db: Db): Promise<void> {
     '001_initial': initialMigration(db.dialect),
     '002_imports': importsMigration(),
     '003_run_search': runSearchMigration(db.dialect),
+    '004_list_counts': listCountsMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

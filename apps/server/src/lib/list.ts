@@ -15,14 +15,18 @@ export async function fetchPage<DB, TB extends keyof DB, Row>(
   select: (q: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, Row>,
   paging: { page: number; limit: number },
 ): Promise<Page<Row>> {
-  const [rows, count] = await Promise.all([
-    select(filtered)
-      .limit(paging.limit)
-      .offset((paging.page - 1) * paging.limit)
-      .execute(),
+  const offset = (paging.page - 1) * paging.limit;
+  const count = () =>
     filtered.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow() as Promise<{
       total: number | string | bigint;
-    }>,
-  ]);
-  return { rows: rows as Row[], total: Number(count.total) };
+    }>;
+  const page = () => select(filtered).limit(paging.limit).offset(offset).execute();
+  if (offset > 0) {
+    // A page past the end is empty: count first and skip a query that would only step over
+    // every matching row (deep pages of large lists).
+    const total = Number((await count()).total);
+    return { rows: total > offset ? ((await page()) as Row[]) : [], total };
+  }
+  const [rows, counted] = await Promise.all([page(), count()]);
+  return { rows: rows as Row[], total: Number(counted.total) };
 }

@@ -11,6 +11,7 @@ import {
   whereFilters,
 } from '../../lib/filters.ts';
 import { fetchPage } from '../../lib/list.ts';
+import { countedPage } from './countedList.ts';
 
 type Filters<Q> = Omit<Q, 'page' | 'limit'>;
 
@@ -104,10 +105,13 @@ function scansFiltered(db: Db, q: Filters<ScanQuery>) {
 }
 
 export function listScans(db: Db, q: ScanQuery) {
-  return fetchPage(
-    scansFiltered(db, q),
-    (s) => s.select(scanColumns).orderBy('scan_start_time', 'desc').orderBy('id', 'desc'),
+  return countedPage(
+    db,
+    'scans',
+    scanRules,
     q,
+    () => db.kysely.selectFrom('scans'),
+    (s) => s.select(scanColumns).orderBy('scan_start_time', 'desc').orderBy('id', 'desc'),
   );
 }
 
@@ -171,10 +175,13 @@ function specialFunctionsFiltered(db: Db, q: Filters<SpecialFunctionQuery>) {
 }
 
 export function listSpecialFunctions(db: Db, q: SpecialFunctionQuery) {
-  return fetchPage(
-    specialFunctionsFiltered(db, q),
-    (s) => s.select(specialFunctionColumns).orderBy('scan_start_time', 'desc').orderBy('id', 'desc'),
+  return countedPage(
+    db,
+    'special_function_runs',
+    specialFunctionRules,
     q,
+    () => db.kysely.selectFrom('special_function_runs'),
+    (s) => s.select(specialFunctionColumns).orderBy('scan_start_time', 'desc').orderBy('id', 'desc'),
   );
 }
 
@@ -231,10 +238,13 @@ function actuationsFiltered(db: Db, q: Filters<ActuationRunQuery>) {
 }
 
 export function listActuationRuns(db: Db, q: ActuationRunQuery) {
-  return fetchPage(
-    actuationsFiltered(db, q),
-    (s) => s.select(actuationColumns).orderBy('created_at', 'desc').orderBy('id', 'desc'),
+  return countedPage(
+    db,
+    'actuation_runs',
+    actuationRules,
     q,
+    () => db.kysely.selectFrom('actuation_runs'),
+    (s) => s.select(actuationColumns).orderBy('created_at', 'desc').orderBy('id', 'desc'),
   );
 }
 

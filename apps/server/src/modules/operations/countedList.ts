@@ -1,0 +1,259 @@
+import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { COUNTED_TABLES, type CountedTableName } from '../../db/migrations/004_list_counts.ts';
+import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filters.ts';
+import { fetchPage, type Page } from '../../lib/list.ts';
+import { likePattern } from '../../lib/sql.ts';
+
+/**
+ * Pages of the activity lists (scans, special-function runs, actuation runs) at a million rows,
+ * with the exact total (decisions §1), without counting or skipping a million rows per request.
+ *
+ * With no filter or one filter, the total comes from the counters of migration 004:
+ * - no filter: the table's row count;
+ * - contains / exact on a counted column: the sum over that column's distinct values that match
+ *   (a LIKE over a few thousand values at most, with the same semantics as on the rows);
+ * - start ≥ from: whole days after `from` from the day counts, plus one exact count within
+ *   `from`'s day; end ≤ to: whole end-days before `to`, plus one exact count within `to`'s day.
+ * A page past the total is empty without a query. A deeper page starts from the day its first row
+ * is in: the day counts say how many matching rows lie after each day, so the query reads from
+ * that day's upper bound with an offset below one day's rows, not 300,000.
+ * Two or more filters, or a filter on an uncounted column (licence plate), take the general path
+ * (`fetchPage`: COUNT and OFFSET), which the trigram indexes keep fast for selective filters.
+ */
+
+type Filters = Record<string, unknown>;
+
+/** A list's one active filter, if exactly one. */
+function singleFilter<Q extends object>(rules: FilterRules<Q>, query: Q) {
+  const active = (Object.entries(rules) as [string, FilterRule][]).filter(([param]) => {
+    const v = (query as Filters)[param];
+    return v !== undefined && v !== null && v !== '';
+  });
+  if (active.length !== 1) return active.length === 0 ? null : undefined;
+  const [param, rule] = active[0] as [string, FilterRule];
+  return { param, rule, value: (query as Filters)[param] };
+}
+
+interface Plan {
+  total: number;
+  /** Matching rows per day of the sort column, when known (any order). */
+  days?: () => Promise<Map<string, number>>;
+  /** SQLite: the row condition to use instead of the rule's own (null: none). */
+  where?: (walk: boolean) => Expression<SqlBool> | null;
+  /** Whether reading in time order from the day bound is the right plan (frequent matches). */
+  walk: boolean;
+}
+
+type Row = Record<string, unknown>;
+
+async function rows<T = Row>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
+  return (await query.execute(db.kysely)).rows as T[];
+}
+
+const sumOf = (list: { n: unknown }[]) => list.reduce((s, r) => s + Number(r.n), 0);
+
+function toMap(list: { day: string; n: unknown }[]): Map<string, number> {
+  const map = new Map<string, number>();
+  for (const r of list) map.set(r.day, (map.get(r.day) ?? 0) + Number(r.n));
+  return map;
+}
+
+/** Columns with a `COLLATE NOCASE` index on SQLite (migration 001). */
+const nocase = new Set(['email', 'user_email', 'make', 'model']);
+
+/** Below this share of the table, SQLite reads the filter's index and sorts instead of walking. */
+const WALK_SHARE = 0.02;
+/** Sum day counts over at most this many matching values (else: the general path). */
+const MAX_DAY_VALUES = 200;
+
+async function plan(
+  db: Db,
+  table: CountedTableName,
+  filter: ReturnType<typeof singleFilter>,
+): Promise<Plan | undefined> {
+  if (filter === undefined) return undefined;
+  const spec = COUNTED_TABLES[table];
+  const all = async () =>
+    Number(
+      (
+        await rows<{ n: unknown }>(
+          db,
+          sql`SELECT n FROM list_totals WHERE tbl = ${table} AND col = '' AND val = ''`,
+        )
+      )[0]?.n ?? 0,
+    );
+  const allDays = () =>
+    rows<{ day: string; n: unknown }>(
+      db,
+      sql`SELECT day, n FROM list_days WHERE tbl = ${table} AND col = '' AND val = ''`,
+    );
+
+  if (filter === null) {
+    return { total: await all(), days: async () => toMap(await allDays()), walk: true };
+  }
+  const { rule, value } = filter;
+  const column = rule.column;
+  const byDay = (spec.byDay as readonly string[]).includes(column);
+  const counted = byDay || (spec.totalsOnly as readonly string[]).includes(column);
+
+  if (counted && (rule.match === 'contains' || rule.match === 'exact' || rule.match === 'flag')) {
+    const matching =
+      rule.match === 'contains'
+        ? sql`val ${db.dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`} ${likePattern(String(value))} ESCAPE '\\'`
+        : sql`val = ${rule.match === 'flag' ? (value ? '1' : '0') : String(value)}`;
+    const values = await rows<{ val: string; n: unknown }>(
+      db,
+      sql`SELECT val, n FROM list_totals WHERE tbl = ${table} AND col = ${column} AND ${matching}`,
+    );
+    const total = sumOf(values);
+    const walk = total >= WALK_SHARE * (await all());
+    const vals = values.map((v) => v.val);
+    return {
+      total,
+      walk,
+      ...(byDay && vals.length > 0 && vals.length <= MAX_DAY_VALUES
+        ? {
+            days: async () =>
+              toMap(
+                await rows(
+                  db,
+                  sql`SELECT day, n FROM list_days WHERE tbl = ${table} AND col = ${column} AND val IN (${sql.join(vals)})`,
+                ),
+              ),
+          }
+        : {}),
+      // SQLite: the rows whose value is one of those counted, so rows and total agree exactly
+      // (the FTS path folds case differently from LIKE for non-ASCII letters). The NOCASE
+      // indexes of migration 001 serve `COLLATE NOCASE IN`; LIKE matched case-insensitively,
+      // so every case variant of a matched value is a matched value too.
+      ...(rule.match === 'contains' && db.dialect === 'sqlite'
+        ? {
+            where: (walkPlan: boolean) =>
+              vals.length === 0
+                ? sql<SqlBool>`0`
+                : walkPlan
+                  ? sql<SqlBool>`+${sql.ref(column)} IN (${sql.join(vals)})`
+                  : nocase.has(column)
+                    ? sql<SqlBool>`${sql.ref(column)} COLLATE NOCASE IN (${sql.join(vals)})`
+                    : sql<SqlBool>`${sql.ref(column)} IN (${sql.join(vals)})`,
+          }
+        : {}),
+    };
+  }
+
+  if (rule.match === 'atLeast' && column === spec.order) {
+    // start ≥ from: the days after from's day, plus the rows of that day from `from` on.
+    const from = String(value);
+    const day = from.slice(0, 10);
+    const days = (await allDays()).filter((d) => d.day >= day);
+    const next = days
+      .map((d) => d.day)
+      .filter((d) => d > day)
+      .sort()[0];
+    const edge = Number(
+      (
+        await rows<{ n: unknown }>(
+          db,
+          sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(column)} >= ${from}${next ? sql` AND ${sql.ref(column)} < ${next}` : sql``}`,
+        )
+      )[0]?.n ?? 0,
+    );
+    const map = toMap(days.filter((d) => d.day > day));
+    if (edge > 0) map.set(day, edge);
+    return { total: [...map.values()].reduce((s, n) => s + n, 0), days: async () => map, walk: true };
+  }
+
+  if (rule.match === 'atMost' && 'end' in spec && column === spec.end) {
+    // end ≤ to: the end-days before to's day, plus the rows ending within that day up to `to`.
+    const to = String(value);
+    const day = to.slice(0, 10);
+    const before = sql`tbl = ${table} AND col = ${column} AND val < ${day}`;
+    const edge = sql`${sql.ref(column)} >= ${day} AND ${sql.ref(column)} <= ${to}`;
+    const [whole, partial] = await Promise.all([
+      rows<{ n: unknown }>(db, sql`SELECT sum(n) AS n FROM list_totals WHERE ${before}`),
+      rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${edge}`),
+    ]);
+    const total = Number(whole[0]?.n ?? 0) + Number(partial[0]?.n ?? 0);
+    return {
+      total,
+      walk: total >= WALK_SHARE * (await all()),
+      ...{
+        days: async () => {
+          const order = sql.ref(spec.order);
+          const [w, p] = await Promise.all([
+            rows<{ day: string; n: unknown }>(
+              db,
+              sql`SELECT day, sum(n) AS n FROM list_days WHERE ${before} GROUP BY day`,
+            ),
+            rows<{ day: string; n: unknown }>(
+              db,
+              sql`SELECT substr(${order}, 1, 10) AS day, count(*) AS n FROM ${sql.table(table)} WHERE ${edge} GROUP BY substr(${order}, 1, 10)`,
+            ),
+          ]);
+          return toMap([...w, ...p]);
+        },
+      },
+      ...(db.dialect === 'sqlite'
+        ? {
+            where: (walkPlan: boolean) =>
+              walkPlan
+                ? sql<SqlBool>`+${sql.ref(column)} <= ${to}`
+                : sql<SqlBool>`${sql.ref(column)} <= ${to}`,
+          }
+        : {}),
+    };
+  }
+  return undefined;
+}
+
+/**
+ * One page and the exact total of a counted list. `base` selects from the table; `select` adds
+ * the columns and the order (the table's sort column descending, then id descending).
+ */
+export async function countedPage<Q extends { page: number; limit: number }, R>(
+  db: Db,
+  table: CountedTableName,
+  rules: FilterRules<Q>,
+  query: Q,
+  // biome-ignore lint/suspicious/noExplicitAny: the table's query builder, typed by the caller
+  base: () => SelectQueryBuilder<any, any, object>,
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  select: (q: SelectQueryBuilder<any, any, object>) => SelectQueryBuilder<any, any, R>,
+): Promise<Page<R>> {
+  const ruleWhere = (eb: ExpressionBuilder<object, never>) =>
+    whereFilters(eb as never, db.dialect, rules, query);
+  const filter = singleFilter(rules, query);
+  const offset = (query.page - 1) * query.limit;
+  const p = await plan(db, table, filter);
+  if (!p) return fetchPage(base().where(ruleWhere as never), select, query);
+  if (offset >= p.total) return { rows: [], total: p.total };
+
+  const walk = db.dialect === 'sqlite' ? p.walk : true;
+  const condition = p.where?.(walk);
+  let q = p.where ? (condition ? base().where(() => condition) : base()) : base().where(ruleWhere as never);
+  let skip = offset;
+  if (p.days && walk && (offset > 0 || filter?.rule.match === 'atMost')) {
+    // Newest day first: find the day holding row `offset`, read from the bound above it.
+    const days = [...(await p.days()).entries()]
+      .filter(([, n]) => n > 0)
+      .sort((a, b) => (a[0] < b[0] ? 1 : -1));
+    let after = 0;
+    let bound: string | undefined;
+    for (const [day, n] of days) {
+      if (after + n > offset) break;
+      after += n;
+      bound = day;
+    }
+    if (bound !== undefined) {
+      // Every row of a later day has that day as its first ten characters, so it sorts at or
+      // above `bound`; every row of this day or an earlier one sorts below it.
+      const order = COUNTED_TABLES[table].order;
+      const upper = bound;
+      q = q.where((eb) => eb(eb.ref(order), '<', upper));
+      skip = offset - after;
+    }
+  }
+  const page = await select(q).limit(query.limit).offset(skip).execute();
+  return { rows: page as R[], total: p.total };
+}
