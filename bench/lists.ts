@@ -2,6 +2,7 @@
  * List latency: every list endpoint at its default page size on the demo database, sequential
  * requests over HTTP to the real server. Target (issue 3): p95 ≤ 20 ms.
  * `BENCH_DATABASE_URL=postgres://…` runs it on PostgreSQL (the database is seeded if empty).
+ * Arguments, if any, keep only the URLs containing one of them: `bench/lists.ts Commands`.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -29,14 +30,15 @@ export const LIST_URLS = [
   '/api/ActuationsDetail',
 ];
 
-export async function benchLists(databaseUrl?: string): Promise<string[]> {
+export async function benchLists(databaseUrl?: string, only: string[] = []): Promise<string[]> {
   const url = databaseUrl ?? `sqlite:${path.join(os.tmpdir(), 'obd-bench-demo.sqlite')}`;
   // The first start seeds the demo data set (SEED=demo only seeds an empty database).
   const server = await startServer(url, { SEED: 'demo' });
   const lines: string[] = [];
   try {
     const headers = await signIn(server.url);
-    for (const path of LIST_URLS) {
+    const urls = only.length > 0 ? LIST_URLS.filter((u) => only.some((o) => u.includes(o))) : LIST_URLS;
+    for (const path of urls) {
       const s = await latency(`${server.url}${path}`, headers, 200, 20);
       const line = `${path.padEnd(100)} p50 ${String(s.p50).padStart(5)} ms  p95 ${String(s.p95).padStart(5)} ms  p99 ${String(s.p99).padStart(5)} ms`;
       console.log(line);
@@ -48,4 +50,5 @@ export async function benchLists(databaseUrl?: string): Promise<string[]> {
   return lines;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await benchLists(process.env.BENCH_DATABASE_URL);
+if (import.meta.url === `file://${process.argv[1]}`)
+  await benchLists(process.env.BENCH_DATABASE_URL, process.argv.slice(2));

@@ -1,3 +1,4 @@
+import { actuationCommandListSchema, spfCommandListSchema } from '@obd/contract';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -313,6 +314,81 @@ describe.each(DIALECTS)('command catalogues on %s', (dialect) => {
         total: 1,
       });
       expect((await get('/api/SPFCommands?model=Civic')).json().data[0].hard_coded).toBe(false);
+    });
+
+    // The actuation and SPF answers are written as JSON text from the stored arrays: they must
+    // still be exactly the contract's shape, cut between groups.
+    it('writes the actuation and SPF answers in the contract shape, page by page of groups', async () => {
+      const tvs = await t.db.kysely
+        .selectFrom('model_groups')
+        .innerJoin('makes', 'makes.id', 'model_groups.make_id')
+        .select(['makes.id as make_id', 'model_groups.id as model_group_id'])
+        .where('makes.name', '=', 'TVS Bikes')
+        .executeTakeFirstOrThrow();
+      const step = {
+        pid: '2F 20',
+        actuation_subtype: 'On',
+        last_subtype: 'Off',
+        seed_key_variant: 'None',
+        message: 'Wiping "fast"',
+        message_item: false,
+        success_check: '6F 20',
+      };
+      await t.db.kysely
+        .insertInto('actuation_commands')
+        .values({ make_id: tvs.make_id, actuation_type: 'Wipers', message: null, details: '[]' })
+        .execute();
+      await insertActuation(t.db, tvs, 'Wipers', [step], 'Wipers on');
+      await insertActuation(t.db, { make_id: tvs.make_id }, 'Wipers', [step], 'Later message');
+      const actuation = await get('/api/ActuationCommands?make=tvs%20bikes');
+      expect(actuation.headers['content-type']).toMatch(/^application\/json/);
+      expect(actuationCommandListSchema.strict().parse(actuation.json())).toEqual({
+        data: [{ actuation_type: 'Wipers', message: 'Wipers on', details: [step] }],
+        total: 1,
+      });
+      expect((await get('/api/ActuationCommands?make=Nobody')).json()).toEqual({ data: [], total: 0 });
+
+      await insertSpf(t.db, tvs, 'ABS Bleed', false, []);
+      await insertSpf(t.db, { make_id: tvs.make_id }, 'Throttle Learn', false, [
+        { pid: '31 01 05', message: 'Close the throttle', command_type: 'UDS' },
+      ]);
+      await insertSpf(t.db, tvs, 'Throttle Learn', true, [
+        { pid: '31 01 06', message: 'Open it\nfully', command_type: 'UDS' },
+      ]);
+      const first = (await get('/api/SPFCommands?make=TVS%20Bikes&limit=1')).json();
+      expect(spfCommandListSchema.strict().parse(first)).toEqual({
+        data: [{ function_name: 'ABS Bleed', hard_coded: false, details: [] }],
+        total: 2,
+      });
+      expect((await get('/api/SPFCommands?make=TVS%20Bikes&limit=1&page=2')).json().data).toEqual([
+        {
+          function_name: 'Throttle Learn',
+          hard_coded: true,
+          details: [
+            { pid: '31 01 05', message: 'Close the throttle', command_type: 'UDS' },
+            { pid: '31 01 06', message: 'Open it\nfully', command_type: 'UDS' },
+          ],
+        },
+      ]);
+      expect((await get('/api/SPFCommands?make=TVS%20Bikes&page=2')).json()).toEqual({ data: [], total: 2 });
+    });
+
+    it('names the makes and models of a custom command group in the order of their first row', async () => {
+      const tvs = await t.db.kysely
+        .selectFrom('model_groups')
+        .innerJoin('makes', 'makes.id', 'model_groups.make_id')
+        .select(['makes.id as make_id', 'model_groups.id as model_group_id'])
+        .where('makes.name', '=', 'TVS Bikes')
+        .executeTakeFirstOrThrow();
+      await insertCustom(t.db, tvs, 'Service Reset', { All: ['31 01 02 04', '31 01 02 03'] });
+      const group = (await get('/api/CustomCommands')).json().data[3];
+      expect(group).toEqual({
+        function_name: 'Service Reset',
+        make: 'Honda, TVS Bikes',
+        model: 'All models, Apache',
+        variant: ['All'],
+        commands: [{ All: ['31 01 02 03', '31 01 02 04'] }],
+      });
     });
   });
 

@@ -4,10 +4,9 @@ import type {
   ActuationDetail,
   CustomCommand,
   CustomCommandQuery,
-  SpfCommand,
   SpfCommandQuery,
 } from '@obd/contract';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { type VehicleFilters, vehicleWhere } from './vehicleFilter.ts';
@@ -15,9 +14,24 @@ import { type VehicleFilters, vehicleWhere } from './vehicleFilter.ts';
 type GroupedTable = 'custom_commands' | 'actuation_commands' | 'spf_commands';
 type Paging = { page: number; limit: number };
 
+/** The number of groups under the filters (decisions §3: `total` counts groups, not rows). */
+async function countGroups(
+  db: Kysely<Database>,
+  table: GroupedTable,
+  key: 'function_name' | 'actuation_type',
+  q: VehicleFilters,
+): Promise<number> {
+  const count = await db
+    .selectFrom(`${table} as c` as 'custom_commands as c')
+    .where((eb) => vehicleWhere(eb, q))
+    .select(sql<number>`count(distinct ${sql.ref(`c.${key}`)})`.as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(count.total);
+}
+
 /**
  * One page of group keys and the number of groups (decisions §3): the page is cut between
- * groups, never inside one, and `total` counts groups, not rows.
+ * groups, never inside one.
  */
 async function pageOfGroups(
   db: Kysely<Database>,
@@ -25,21 +39,32 @@ async function pageOfGroups(
   key: 'function_name' | 'actuation_type',
   q: VehicleFilters & Paging,
 ): Promise<{ keys: string[]; total: number }> {
-  const filtered = () =>
-    db.selectFrom(`${table} as c` as 'custom_commands as c').where((eb) => vehicleWhere(eb, q));
   const keyRef = sql.ref(`c.${key}`);
-  const [keys, count] = await Promise.all([
-    filtered()
+  const [keys, total] = await Promise.all([
+    db
+      .selectFrom(`${table} as c` as 'custom_commands as c')
+      .where((eb) => vehicleWhere(eb, q))
       .select(sql<string>`${keyRef}`.as('key'))
       .groupBy(keyRef)
       .orderBy(keyRef)
       .limit(q.limit)
       .offset((q.page - 1) * q.limit)
       .execute(),
-    filtered().select(sql<number>`count(distinct ${keyRef})`.as('total')).executeTakeFirstOrThrow(),
+    countGroups(db, table, key, q),
   ]);
-  return { keys: keys.map((k) => k.key), total: Number(count.total) };
+  return { keys: keys.map((k) => k.key), total };
 }
+
+/**
+ * The items of a stored JSON array as text (`[a,b]` → `a,b`; NULL for `[]`), to splice into an
+ * answer without parsing. The seed is the only writer of the grouped catalogues and stores the
+ * arrays with JSON.stringify, normalised to the contract's fields (the tests check the answers
+ * against the contract's schemas).
+ */
+const arrayItems = (column: string) => {
+  const text = sql`trim(${sql.ref(column)})`;
+  return sql<string | null>`nullif(trim(substr(${text}, 2, length(${text}) - 2)), '')`;
+};
 
 const parse = <T>(json: string, fallback: T): T => {
   try {
@@ -49,41 +74,69 @@ const parse = <T>(json: string, fallback: T): T => {
   }
 };
 
-/** Distinct values in first-seen order, joined for one cell ("Honda, Acura"). */
-const joinDistinct = (values: (string | null)[]) =>
-  [...new Set(values.map((v) => v ?? 'All models'))].join(', ');
-
 export async function listCustomCommands(db: Db, q: CustomCommandQuery) {
   const { keys, total } = await pageOfGroups(db.kysely, 'custom_commands', 'function_name', q);
   if (keys.length === 0) return { groups: [] as CustomCommand[], total };
-  const rows = await db.kysely
-    .selectFrom('custom_commands as c')
-    .innerJoin('makes', 'makes.id', 'c.make_id')
-    .leftJoin('model_groups', 'model_groups.id', 'c.model_group_id')
-    .select(['c.function_name', 'c.variants', 'makes.name as make', 'model_groups.name as model'])
-    .where((eb) => eb.and([vehicleWhere(eb, q), eb('c.function_name', 'in', keys)]))
+  const inPage = () =>
+    db.kysely
+      .selectFrom('custom_commands as c')
+      .where((eb) => eb.and([vehicleWhere(eb, q), eb('c.function_name', 'in', keys)]));
+  // Most rows of a group repeat the variants of another model group: merging each distinct text
+  // once, in the order of its first row, gives the same map as merging every row in order.
+  const variantTexts = inPage()
+    .select(['c.function_name', 'c.variants', sql<number>`min(c.id)`.as('first')])
+    .groupBy(['c.function_name', 'c.variants'])
     .orderBy('c.function_name')
-    .orderBy('c.id')
+    .orderBy('first')
     .execute();
-  const groups = keys.map((key) => {
-    const members = rows.filter((r) => r.function_name === key);
+  /** The distinct `name`s of each group's rows in the order of their first row: "Honda, Acura". */
+  const namesInOrder = <DB2, TB2 extends keyof DB2>(
+    rows: SelectQueryBuilder<DB2, TB2, object>,
+    name: RawBuilder<string>,
+  ) =>
+    db.kysely
+      .selectFrom(
+        rows
+          .select([
+            sql<string>`c.function_name`.as('function_name'),
+            name.as('name'),
+            sql<number>`min(c.id)`.as('first'),
+          ])
+          .groupBy([sql`c.function_name`, name])
+          .as('n'),
+      )
+      .select([
+        sql<string>`n.function_name`.as('function_name'),
+        sql<string>`string_agg(n.name, ', ' order by n.first)`.as('names'),
+      ])
+      .groupBy(sql`n.function_name`)
+      .execute()
+      .then((rows) => new Map(rows.map((r) => [r.function_name, r.names])));
+  const [texts, makes, models] = await Promise.all([
+    variantTexts,
+    namesInOrder(inPage().innerJoin('makes', 'makes.id', 'c.make_id'), sql`makes.name`),
+    namesInOrder(
+      inPage().leftJoin('model_groups', 'model_groups.id', 'c.model_group_id'),
+      sql`coalesce(model_groups.name, 'All models')`,
+    ),
+  ]);
+  const merged = new Map<string, Record<string, string[]>>(keys.map((key) => [key, {}]));
+  for (const row of texts) {
     // Merge the variant → commands maps of the group's rows; a variant seen twice keeps both
     // lists, without repeating a command.
-    const commands: Record<string, string[]> = {};
-    for (const row of members) {
-      const variants = parse<Record<string, string[]>[]>(row.variants, [])[0] ?? {};
-      for (const [variant, list] of Object.entries(variants)) {
-        commands[variant] = [...new Set([...(commands[variant] ?? []), ...list])];
-      }
+    const commands = merged.get(row.function_name) ?? {};
+    const variants = parse<Record<string, string[]>[]>(row.variants, [])[0] ?? {};
+    for (const [variant, list] of Object.entries(variants)) {
+      commands[variant] = [...new Set([...(commands[variant] ?? []), ...list])];
     }
-    return {
-      function_name: key,
-      make: joinDistinct(members.map((m) => m.make)),
-      model: joinDistinct(members.map((m) => m.model)),
-      variant: Object.keys(commands),
-      commands: [commands],
-    };
-  });
+  }
+  const groups = [...merged].map(([key, commands]) => ({
+    function_name: key,
+    make: makes.get(key) ?? '',
+    model: models.get(key) ?? '',
+    variant: Object.keys(commands),
+    commands: [commands],
+  }));
   return { groups, total };
 }
 
@@ -132,25 +185,57 @@ function toActuationGroups(rows: { actuation_type: string; message: string | nul
 
 /**
  * The ActuationCommands answer as JSON text. Unfiltered, a page of 200 types is the whole table
- * (~800 KB of details); parsing every stored details array only to serialise it again took two
- * thirds of the request, so the stored arrays (written normalised by the seed and the imports)
- * are spliced into the answer as they are.
+ * (~800 KB of details in 908 rows, of which ~100 distinct step lists); parsing every stored details
+ * array only to serialise it again took two thirds of the request, so the database drops the
+ * repeated lists and the stored arrays are spliced into the answer as they are (see arrayItems).
  */
 export async function actuationCommandsJson(db: Db, q: ActuationCommandQuery): Promise<string> {
   const { keys, total } = await pageOfGroups(db.kysely, 'actuation_commands', 'actuation_type', q);
-  const rows = keys.length > 0 ? await actuationRows(db, q, keys).execute() : [];
-  const groups = new Map<string, { message: string | null; details: string[] }>();
-  for (const row of rows) {
-    const group = groups.get(row.actuation_type) ?? { message: row.message, details: [] };
-    group.message ??= row.message;
-    const inner = row.details.trim().slice(1, -1).trim();
-    // Model groups of a make often share the very same step list: a card lists it once.
-    if (inner && !group.details.includes(inner)) group.details.push(inner);
-    groups.set(row.actuation_type, group);
+  const inPage = () =>
+    db.kysely
+      .selectFrom('actuation_commands as c')
+      .where((eb) => eb.and([vehicleWhere(eb, q), eb('c.actuation_type', 'in', keys)]));
+  const [lists, messages] =
+    keys.length === 0
+      ? [[], []]
+      : await Promise.all([
+          // Model groups of a make often share the very same step list: a card lists it once, where
+          // its first row puts it. (Grouping on the stored text itself is three times cheaper than
+          // on its items.)
+          inPage()
+            .select([
+              'c.actuation_type',
+              arrayItems('c.details').as('items'),
+              sql<number>`min(c.id)`.as('first'),
+            ])
+            .groupBy(['c.actuation_type', 'c.details'])
+            .orderBy('c.actuation_type')
+            .orderBy('first')
+            .execute(),
+          // A card's message is the first message of its rows that is set.
+          db.kysely
+            .selectFrom('actuation_commands as m')
+            .select(['m.actuation_type', 'm.message'])
+            .where(
+              'm.id',
+              'in',
+              inPage()
+                .select(sql<number>`min(c.id)`.as('id'))
+                .where('c.message', 'is not', null)
+                .groupBy('c.actuation_type'),
+            )
+            .execute(),
+        ]);
+  const message = new Map(messages.map((m) => [m.actuation_type, m.message]));
+  const groups = new Map<string, string[]>();
+  for (const row of lists) {
+    const details = groups.get(row.actuation_type) ?? [];
+    if (row.items) details.push(row.items);
+    groups.set(row.actuation_type, details);
   }
   const data = [...groups].map(
-    ([type, g]) =>
-      `{"actuation_type":${JSON.stringify(type)},"message":${JSON.stringify(g.message)},"details":[${g.details.join(',')}]}`,
+    ([type, details]) =>
+      `{"actuation_type":${JSON.stringify(type)},"message":${JSON.stringify(message.get(type) ?? null)},"details":[${details.join(',')}]}`,
   );
   return `{"data":[${data.join(',')}],"total":${total}}`;
 }
@@ -169,34 +254,31 @@ export async function* actuationCommandBatches(db: Db, q: VehicleFilters) {
   }
 }
 
-export async function listSpfCommands(db: Db, q: SpfCommandQuery) {
-  const { keys, total } = await pageOfGroups(db.kysely, 'spf_commands', 'function_name', q);
-  if (keys.length === 0) return { groups: [] as SpfCommand[], total };
-  const rows = await db.kysely
-    .selectFrom('spf_commands as c')
-    .select(['c.function_name', 'c.hard_coded', 'c.details'])
-    .where((eb) => eb.and([vehicleWhere(eb, q), eb('c.function_name', 'in', keys)]))
-    .orderBy('c.function_name')
-    .orderBy('c.id')
-    .execute();
-  const groups = new Map<string, SpfCommand>();
-  for (const row of rows) {
-    const group = groups.get(row.function_name) ?? {
-      function_name: row.function_name,
-      hard_coded: false,
-      details: [],
-    };
-    // A function is hard-coded when any of its rows is.
-    group.hard_coded ||= row.hard_coded === 1;
-    const details = parse<{ pid?: string; message?: string; command_type?: string }[]>(row.details, []);
-    group.details.push(
-      ...details.map((d) => ({
-        pid: d.pid ?? null,
-        message: d.message ?? null,
-        command_type: d.command_type ?? null,
-      })),
-    );
-    groups.set(row.function_name, group);
-  }
-  return { groups: [...groups.values()], total };
+/**
+ * The SPFCommands answer as JSON text: each function's rows in order, their stored details arrays
+ * joined by the database (see arrayItems) — unfiltered that is the whole table, ~270 KB of details
+ * that parsing, checking and serialising again made the slowest list of the catalogue.
+ */
+export async function spfCommandsJson(db: Db, q: SpfCommandQuery): Promise<string> {
+  const filtered = () => db.kysely.selectFrom('spf_commands as c').where((eb) => vehicleWhere(eb, q));
+  const [groups, total] = await Promise.all([
+    filtered()
+      .select([
+        'c.function_name',
+        // A function is hard-coded when any of its rows is.
+        sql<number>`max(c.hard_coded)`.as('hard_coded'),
+        sql<string | null>`string_agg(${arrayItems('c.details')}, ',' order by c.id)`.as('details'),
+      ])
+      .groupBy('c.function_name')
+      .orderBy('c.function_name')
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit)
+      .execute(),
+    countGroups(db.kysely, 'spf_commands', 'function_name', q),
+  ]);
+  const data = groups.map(
+    (g) =>
+      `{"function_name":${JSON.stringify(g.function_name)},"hard_coded":${Number(g.hard_coded) === 1},"details":[${g.details ?? ''}]}`,
+  );
+  return `{"data":[${data.join(',')}],"total":${total}}`;
 }

@@ -29,7 +29,6 @@ import {
   odometerListSchema,
   odometerQuerySchema,
   SPF_COMMANDS_PATH,
-  spfCommandListSchema,
   spfCommandQuerySchema,
   totalPages,
 } from '@obd/contract';
@@ -41,7 +40,7 @@ import {
   actuationCommandBatches,
   actuationCommandsJson,
   listCustomCommands,
-  listSpfCommands,
+  spfCommandsJson,
 } from './grouped.ts';
 import {
   coverageBatches,
@@ -221,11 +220,10 @@ export function catalogueRoutes(app: FastifyInstance, db: Db, exports: ExportReg
 
   r.get(
     SPF_COMMANDS_PATH,
-    { schema: { querystring: spfCommandQuerySchema, response: { 200: spfCommandListSchema } } },
-    async (request) => {
-      const { groups, total } = await listSpfCommands(db, request.query);
-      return { data: groups, total };
-    },
+    // The answer (spfCommandListSchema) is written as JSON text; see spfCommandsJson.
+    { schema: { querystring: spfCommandQuerySchema } },
+    async (request, reply) =>
+      reply.type('application/json; charset=utf-8').send(await spfCommandsJson(db, request.query)),
   );
 
   r.get(
