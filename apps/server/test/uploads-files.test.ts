@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeySet } from '../src/import/keySet.ts';
 import { openWorkbook } from '../src/import/open.ts';
 import type { SheetRow } from '../src/import/workbook.ts';
+import { xlsxWorkerOptions } from '../src/import/xlsxWorkers.ts';
 import {
   csv,
   fixtureFile,
@@ -26,6 +27,7 @@ afterAll(() => {
   else process.env.TMPDIR = previousTmpDir;
   fs.rmSync(TMP, { recursive: true, force: true });
 });
+const WORKER_MIN_BYTES = xlsxWorkerOptions.minBytes;
 const leftovers = () => fs.readdirSync(TMP).filter((name) => name.startsWith('obd-upload-'));
 
 const DAMAGED_XLSX =
@@ -126,6 +128,25 @@ describe.each(DIALECTS)('bad upload files on %s', (dialect) => {
       expect(leftovers()).toEqual([]);
     });
   }
+
+  it('answers the same for a damaged sheet or a zip bomb read in a worker thread', async () => {
+    xlsxWorkerOptions.minBytes = 0;
+    try {
+      for (const [make, message] of [
+        [scrambledSheet, DAMAGED_XLSX],
+        [() => zipBomb(64), /zip bomb/],
+      ] as const) {
+        const res = await upload('/api/uplodeactivationcode', 'file.xlsx', await make());
+        expect(res.statusCode, res.body).toBe(400);
+        expect(res.json().message).toMatch(message);
+      }
+      const stored = await t.db.kysely.selectFrom('activation_codes').select('code').execute();
+      expect(stored).toEqual([]);
+      expect(leftovers()).toEqual([]);
+    } finally {
+      xlsxWorkerOptions.minBytes = WORKER_MIN_BYTES;
+    }
+  });
 
   it('answers an empty file, a missing file field, two files and a non-multipart body with 400', async () => {
     const empty = await upload('/api/uplodeactivationcode', 'empty.csv', Buffer.alloc(0));
@@ -245,6 +266,29 @@ describe('spreadsheet readers', () => {
     for (const inline of [false, true]) {
       const sheets = await read(await xlsx([{ name: 'S', rows: data }], { inline }));
       expect(sheets.S).toEqual(expected);
+    }
+  });
+
+  it('reads the same rows in a worker thread as on the main thread, whatever the cell text', async () => {
+    const data = [
+      ['Code', 'Text', 'Number'],
+      ['A-1', 'Ünïcødé ✓ & <tags> \u001f\u001e', 42],
+      ['A-2', '', 1.25],
+      ['A-3', null, -7],
+      ...Array.from({ length: 3000 }, (_, i) => [`B-${i}`, `text ${i % 7}`, i]),
+    ];
+    for (const inline of [false, true]) {
+      const file = await xlsx([{ name: 'S', rows: data }], { inline });
+      const onMain = await read(file);
+      xlsxWorkerOptions.minBytes = 0;
+      const reads = xlsxWorkerOptions.reads;
+      try {
+        expect(await read(file)).toEqual(onMain);
+        expect(xlsxWorkerOptions.reads).toBe(reads + 1);
+      } finally {
+        xlsxWorkerOptions.minBytes = WORKER_MIN_BYTES;
+      }
+      expect(onMain.S).toHaveLength(data.length);
     }
   });
 

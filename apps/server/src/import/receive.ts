@@ -35,7 +35,11 @@ export const tooLarge = (limit: number) =>
  * way, and collects the text fields whichever order they come in. Past the limit the transfer
  * stops, the partial file is removed and a 413 is thrown: nothing of it is ever read.
  */
-export async function receiveUpload(request: FastifyRequest, limit: number): Promise<ReceivedUpload> {
+export async function receiveUpload(
+  request: FastifyRequest,
+  limit: number,
+  options: { onFileStart?(fileName: string): void } = {},
+): Promise<ReceivedUpload> {
   if (!request.isMultipart()) {
     throw badRequest('Send the file as multipart/form-data, in a field named "file".');
   }
@@ -56,6 +60,7 @@ export async function receiveUpload(request: FastifyRequest, limit: number): Pro
         part.file.resume();
         throw badRequest('Send exactly one file, in the field named "file".');
       }
+      options.onFileStart?.(part.filename ?? '');
       const target = path.join(dir, `upload-${randomBytes(6).toString('hex')}`);
       const hash = createHash('sha256');
       let size = 0;

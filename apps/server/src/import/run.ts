@@ -121,6 +121,7 @@ export async function runImport<Answer>(
       );
     }
 
+    const read = performance.now();
     progress.update(totalRows, 50, 'writing', toWrite);
     // On SQLite the transaction holds the only connection: progress waits (see ProgressWriter).
     if (db.dialect === 'sqlite') {
@@ -141,6 +142,15 @@ export async function runImport<Answer>(
       }
     });
     progress.hold(false);
+    log.info(
+      {
+        importId: record.id,
+        rows: totalRows,
+        readMs: Math.round(read - started),
+        writeMs: Math.round(performance.now() - read),
+      },
+      'import written',
+    );
 
     const ms = Math.round(performance.now() - started);
     const outcome: ImportOutcome = {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { badRequest } from '../lib/errors.ts';
 import type { SheetReading, SheetRow, Workbook } from './workbook.ts';
+import { readSheetInWorker, workersEnabled, xlsxWorkerOptions } from './xlsxWorkers.ts';
 import { decodeCellText, elements } from './xml.ts';
 import { corruptWorkbook, DEFAULT_INFLATE_LIMITS, type InflateLimits, ZipArchive } from './zip.ts';
 
@@ -62,8 +63,7 @@ export async function openXlsx(
     if (sheets.length === 0) throw corruptWorkbook('it has no worksheets');
     const sstRel = [...rels.values()].find((r) => r.type.endsWith(REL_SHARED_STRINGS));
     const sstPart = sstRel?.target ?? 'xl/sharedStrings.xml';
-    const sst = zip.has(sstPart) ? await readSharedStrings(zip, sstPart) : new SharedStrings();
-    return new XlsxWorkbook(zip, sheets, sst);
+    return new XlsxWorkbook(file, zip, sheets, zip.has(sstPart) ? sstPart : undefined, limits);
   } catch (error) {
     zip.close();
     throw error;
@@ -103,60 +103,106 @@ function resolveTarget(dir: string, target: string): string {
 class XlsxWorkbook implements Workbook {
   readonly type = 'xlsx' as const;
   readonly sheetNames: string[];
+  private sst: Promise<SharedStrings> | undefined;
 
   constructor(
+    private readonly file: string,
     private readonly zip: ZipArchive,
     private readonly sheets: { name: string; part: string }[],
-    private readonly sst: SharedStrings,
+    private readonly sstPart: string | undefined,
+    private readonly limits: InflateLimits,
   ) {
     this.sheetNames = sheets.map((s) => s.name);
+  }
+
+  /** The shared strings, read once on first need (a sheet read in a worker reads its own). */
+  private sharedStrings(): Promise<SharedStrings> {
+    this.sst ??= this.sstPart
+      ? readSharedStrings(this.zip, this.sstPart)
+      : Promise.resolve(new SharedStrings());
+    return this.sst;
   }
 
   read(name: string): SheetReading {
     const sheet = this.sheets.find((s) => s.name === name);
     if (!sheet) throw new Error(`no sheet ${name}`);
     if (!this.zip.has(sheet.part)) throw corruptWorkbook(`the sheet ${name} is missing`);
-    const parser = new SheetParser(this.sst);
-    let fraction = 0;
-    const zip = this.zip;
-    const part = sheet.part;
-    async function* rows(): AsyncGenerator<SheetRow[]> {
-      let carry: Buffer | null = null;
-      const onBytes = (done: number, total: number) => {
-        fraction = total > 0 ? done / total : 1;
-      };
-      for await (const chunk of zip.read(part, onBytes)) {
-        const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
-        if (!parser.closeRow) parser.detectPrefix(buf);
-        const cut = parser.closeRow ? buf.lastIndexOf(parser.closeRow) : -1;
-        if (cut < 0) {
-          if (buf.length > MAX_CARRY_BYTES) throw corruptWorkbook(`a row of ${name} is too long`);
-          carry = buf;
-          continue;
-        }
-        const end = cut + (parser.closeRow as Buffer).length;
-        const out: SheetRow[] = [];
-        parser.parse(buf, 0, end, out);
-        carry = end < buf.length ? buf.subarray(end) : null;
-        if (out.length > 0) yield out;
-        if (parser.done) return;
+    const size = this.zip.entry(sheet.part)?.uncompressedSize ?? 0;
+    const inProcess = () => {
+      let parse: SheetReading | undefined;
+      let wanted: number[] | undefined;
+      const self = this;
+      async function* rows(): AsyncGenerator<SheetRow[]> {
+        parse = readSheetPart(self.zip, sheet?.part as string, name, await self.sharedStrings());
+        if (wanted) parse.only(wanted);
+        yield* parse.rows;
       }
-      if (carry && !parser.done) {
-        const out: SheetRow[] = [];
-        parser.parse(carry, 0, carry.length, out);
-        if (out.length > 0) yield out;
-      }
-    }
-    return {
-      rows: rows(),
-      progress: () => fraction,
-      only: (columns) => parser.only(columns),
+      return {
+        rows: rows(),
+        progress: () => parse?.progress() ?? 0,
+        only: (columns: number[]) => {
+          wanted = columns;
+          parse?.only(columns);
+        },
+      } satisfies SheetReading;
     };
+    if (size < xlsxWorkerOptions.minBytes || !workersEnabled()) return inProcess();
+    const zip = this.zip;
+    return readSheetInWorker(
+      {
+        file: this.file,
+        name,
+        part: sheet.part,
+        sstPart: this.sstPart,
+        limits: this.limits,
+        inflated: zip.inflated,
+      },
+      (inflated) => zip.addInflated(inflated),
+      inProcess,
+    );
   }
 
   async close() {
     this.zip.close();
   }
+}
+
+/** Reads one sheet part of an open archive with the workbook's shared strings. */
+export function readSheetPart(zip: ZipArchive, part: string, name: string, sst: SharedStrings): SheetReading {
+  const parser = new SheetParser(sst);
+  let fraction = 0;
+  async function* rows(): AsyncGenerator<SheetRow[]> {
+    let carry: Buffer | null = null;
+    const onBytes = (done: number, total: number) => {
+      fraction = total > 0 ? done / total : 1;
+    };
+    for await (const chunk of zip.read(part, onBytes)) {
+      const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
+      if (!parser.closeRow) parser.detectPrefix(buf);
+      const cut = parser.closeRow ? buf.lastIndexOf(parser.closeRow) : -1;
+      if (cut < 0) {
+        if (buf.length > MAX_CARRY_BYTES) throw corruptWorkbook(`a row of ${name} is too long`);
+        carry = buf;
+        continue;
+      }
+      const end = cut + (parser.closeRow as Buffer).length;
+      const out: SheetRow[] = [];
+      parser.parse(buf, 0, end, out);
+      carry = end < buf.length ? buf.subarray(end) : null;
+      if (out.length > 0) yield out;
+      if (parser.done) return;
+    }
+    if (carry && !parser.done) {
+      const out: SheetRow[] = [];
+      parser.parse(carry, 0, carry.length, out);
+      if (out.length > 0) yield out;
+    }
+  }
+  return {
+    rows: rows(),
+    progress: () => fraction,
+    only: (columns) => parser.only(columns),
+  };
 }
 
 /** Shared strings as UTF-8 bytes plus end offsets, with a small cache of decoded strings. */
@@ -280,7 +326,7 @@ function rootPrefix(b: Buffer): string | undefined {
   }
 }
 
-async function readSharedStrings(zip: ZipArchive, part: string): Promise<SharedStrings> {
+export async function readSharedStrings(zip: ZipArchive, part: string): Promise<SharedStrings> {
   const info = zip.entry(part);
   if (info && info.uncompressedSize > MAX_SHARED_STRINGS_BYTES) {
     throw badRequest('The workbook holds more distinct texts than an import can take (over 512 MB).');

@@ -79,6 +79,16 @@ export class ZipArchive {
     return new ZipArchive(zip, entries, limits);
   }
 
+  /** Bytes inflated so far over every part (the total the limits cap). */
+  get inflated(): number {
+    return this.inflatedTotal;
+  }
+
+  /** Counts bytes inflated elsewhere from this archive (a sheet read in a worker) against the limits. */
+  addInflated(bytes: number) {
+    this.inflatedTotal += bytes;
+  }
+
   /** The part of that name (case-insensitive, as Excel itself reads them), if present. */
   entry(name: string): ZipEntryInfo | undefined {
     const e = this.entries.get(normaliseName(name));

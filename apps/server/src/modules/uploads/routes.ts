@@ -26,6 +26,7 @@ import {
 import { receiveUpload, tooLarge } from '../../import/receive.ts';
 import { failInterruptedImports } from '../../import/record.ts';
 import { type ImportJob, runImport, UploadFailure } from '../../import/run.ts';
+import { prewarmXlsxWorker } from '../../import/xlsxWorkers.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import { findImport, listImports } from './repository.ts';
 
@@ -69,6 +70,9 @@ const UPLOADS: UploadRoute[] = [
     job: () => activationCodesJob(),
   },
 ];
+
+/** Uploads from this size on start an xlsx reading worker early (a sheet of ~16 MB of XML zips to ~2 MB). */
+const PREWARM_MIN_BYTES = 2 * 1024 * 1024;
 
 const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
 
@@ -128,7 +132,13 @@ export function uploadRoutes(app: FastifyInstance, db: Db) {
         },
         async (request) => {
           const operator = currentOperator(request);
-          const received = await receiveUpload(request, upload.limit);
+          const size = Number(request.headers['content-length'] ?? 0);
+          const received = await receiveUpload(request, upload.limit, {
+            // A big .xlsx will want a reading worker: start it while the file streams in.
+            onFileStart: (name) => {
+              if (size >= PREWARM_MIN_BYTES && /\.xlsx$/i.test(name)) prewarmXlsxWorker();
+            },
+          });
           try {
             const job = upload.job(received.fields);
             return await runImport(db, job, received, operator.id, request.log);

@@ -1,0 +1,95 @@
+import { parentPort } from 'node:worker_threads';
+import { HttpError } from '../lib/errors.ts';
+import type { SheetReading, SheetRow } from './workbook.ts';
+import { readSharedStrings, readSheetPart, SharedStrings } from './xlsx.ts';
+import type { ReadRequest, ToMain, ToWorker } from './xlsxWorkers.ts';
+import { ZipArchive } from './zip.ts';
+
+/**
+ * The worker side of xlsxWorkers.ts: inflates and parses one sheet at a time and posts its rows
+ * to the main thread in the packed form of `packRows`, at most `credits` batches ahead of what
+ * the main thread has taken.
+ */
+
+const port = parentPort as NonNullable<typeof parentPort>;
+let reading: SheetReading | null = null;
+let credits = 0;
+let cancelled = false;
+let wake: (() => void) | null = null;
+
+const post = (message: ToMain, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'read') void read(message);
+  else if (message.type === 'only') reading?.only(message.columns);
+  else {
+    if (message.type === 'cancel') cancelled = true;
+    else credits++;
+    wake?.();
+    wake = null;
+  }
+});
+
+async function read(request: ReadRequest) {
+  credits = request.credits;
+  cancelled = false;
+  let zip: ZipArchive | undefined;
+  try {
+    zip = await ZipArchive.open(request.file, request.limits);
+    zip.addInflated(request.inflated);
+    const sst =
+      request.sstPart && zip.has(request.sstPart)
+        ? await readSharedStrings(zip, request.sstPart)
+        : new SharedStrings();
+    reading = readSheetPart(zip, request.part, request.name, sst);
+    if (request.only) reading.only(request.only);
+    for await (const rows of reading.rows) {
+      while (credits === 0 && !cancelled) await new Promise<void>((resolve) => (wake = resolve));
+      if (cancelled) break;
+      credits--;
+      const packed = packRows(rows);
+      post({ type: 'rows', ...packed, progress: reading.progress() }, [
+        packed.numbers.buffer as ArrayBuffer,
+        packed.lengths.buffer as ArrayBuffer,
+      ]);
+    }
+    post({ type: 'end', inflated: zip.inflated - request.inflated });
+  } catch (error) {
+    post({
+      type: 'error',
+      code: error instanceof HttpError ? error.code : null,
+      message: error instanceof Error ? error.message : String(error),
+    });
+  } finally {
+    reading = null;
+    zip?.close();
+  }
+}
+
+/**
+ * Rows as one string of every cell text back to back plus two typed arrays: per row its number
+ * and cell count, per cell its length (-1 for no cell). Copying one string and two buffers
+ * between threads is far cheaper than cloning thousands of small objects and strings.
+ */
+function packRows(rows: SheetRow[]) {
+  let cellCount = 0;
+  for (const r of rows) cellCount += r.cells.length;
+  const numbers = new Int32Array(rows.length * 2);
+  const lengths = new Int32Array(cellCount);
+  const texts: string[] = [];
+  let c = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const { row, cells } = rows[i] as SheetRow;
+    numbers[2 * i] = row;
+    numbers[2 * i + 1] = cells.length;
+    for (let k = 0; k < cells.length; k++) {
+      const text = cells[k];
+      if (text === undefined) lengths[c++] = -1;
+      else {
+        lengths[c++] = text.length;
+        texts.push(text);
+      }
+    }
+  }
+  return { text: texts.join(''), numbers, lengths };
+}
