@@ -29,13 +29,24 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts `apps/server/src/main.ts` on a database that is already migrated and seeded. */
+let built: Promise<void> | undefined;
+
+/** Extra node flags for the server, for experiments (BENCH_SERVER_FLAGS="--trace-gc …"). */
+const SERVER_NODE_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+
+/**
+ * Starts the server as `npm start` runs it — the bundled `apps/server/dist/main.js`, built once
+ * per benchmark run — on a database that is already migrated and seeded. The node process is
+ * started directly (not through npm) so that its memory is the server's own.
+ */
 export async function startServer(
   databaseUrl: string,
   env: Record<string, string> = {},
 ): Promise<RunningServer> {
+  built ??= run(process.execPath, ['apps/server/build.mjs']);
+  await built;
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'apps/server/dist/main.js'], {
     cwd: repoRoot,
     env: {
       ...process.env,

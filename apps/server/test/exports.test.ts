@@ -155,4 +155,54 @@ describe.each(DIALECTS)('the export engine on %s', (dialect) => {
     expect(badFilter.statusCode).toBe(400);
     expect(badFilter.json().error).toContain('"generic"');
   });
+
+  it('streams rows in the query order, with its parameters, as the objects a query returns', async () => {
+    const query = t.db.kysely
+      .selectFrom('fault_codes as a')
+      .innerJoin('fault_codes as b', 'b.id', 'a.id')
+      .select(['a.id', 'a.dtc', 'a.title', 'a.severity', 'b.id as other_id', 'b.make'])
+      .where('a.dtc', '>=', 'P1')
+      .orderBy('a.dtc', 'desc')
+      .compile();
+    const streamed: unknown[] = [];
+    let batches = 0;
+    for await (const batch of t.db.streamRows(query, 500)) {
+      expect(batch.length).toBeLessThanOrEqual(500);
+      batches += 1;
+      streamed.push(...batch);
+    }
+    expect(batches).toBe(5);
+    expect(streamed).toEqual(await t.db.kysely.executeQuery(query).then((r) => r.rows));
+    expect(streamed[0]).toEqual({
+      id: expect.any(Number),
+      dtc: 'P12342',
+      title: 'Title of P12342',
+      severity: 2,
+      other_id: expect.any(Number),
+      make: 'Honda',
+    });
+
+    // Same-named columns: the later one wins, as in a query's own result.
+    const twice = t.db.kysely
+      .selectFrom('fault_codes as a')
+      .innerJoin('fault_codes as b', 'b.id', 'a.id')
+      .select(['a.dtc', 'b.dtc'])
+      .where('a.dtc', '=', 'P0002')
+      .compile();
+    const all: unknown[] = [];
+    for await (const batch of t.db.streamRows(twice)) all.push(...batch);
+    expect(all).toEqual([{ dtc: 'P0002' }]);
+  });
+
+  it('stops reading when the consumer stops, and reports a failing query', async () => {
+    const query = t.db.kysely.selectFrom('fault_codes').selectAll().orderBy('id').compile();
+    const rows = t.db.streamRows(query, 100);
+    const first = await rows.next();
+    expect(first.value).toHaveLength(100);
+    await rows.return(undefined);
+    expect((await rows.next()).done).toBe(true);
+
+    const broken = { ...query, sql: query.sql.replace('"fault_codes"', '"no_such_table"') };
+    await expect(t.db.streamRows(broken).next()).rejects.toThrow(/no_such_table/);
+  });
 });

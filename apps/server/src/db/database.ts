@@ -18,6 +18,7 @@ import { importsMigration } from './migrations/002_imports.ts';
 import { runSearchMigration } from './migrations/003_run_search.ts';
 import { listCountsMigration } from './migrations/004_list_counts.ts';
 import type { Database } from './schema.ts';
+import { streamSqliteRows } from './sqliteStream.ts';
 
 export type Dialect = DatabaseConfig['dialect'];
 
@@ -29,7 +30,8 @@ export interface Db {
   /**
    * Streams the rows of a compiled query in batches, for exports: one statement read
    * incrementally instead of a query per batch. It never holds the connection that serves the
-   * lists (SQLite: a second, read-only connection; PostgreSQL: a pooled client with a cursor).
+   * lists (SQLite: a worker thread with its own read-only connection; PostgreSQL: a pooled
+   * client with a cursor). Memory stays at a few batches whatever the number of rows.
    */
   streamRows<Row>(query: CompiledQuery<Row>, batchSize?: number): AsyncGenerator<Row[]>;
   close(): Promise<void>;
@@ -53,34 +55,22 @@ export function openDatabase(config: DatabaseConfig, options: { schema?: string 
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    let reader: SQLite.Database | undefined;
     return {
       kysely,
       dialect: 'sqlite',
       async *streamRows<Row>(query: CompiledQuery<Row>, batchSize = STREAM_BATCH) {
-        // WAL lets this connection read a consistent snapshot while the main one keeps serving.
-        reader ??= new SQLite(config.file, { readonly: config.file !== ':memory:' });
-        const rows = reader
-          .prepare(query.sql)
-          .iterate(...(query.parameters as unknown[])) as IterableIterator<Row>;
-        let batch: Row[] = [];
-        try {
-          for (const row of rows) {
-            batch.push(row);
-            if (batch.length === batchSize) {
-              yield batch;
-              batch = [];
-            }
-          }
-          if (batch.length > 0) yield batch;
-        } finally {
-          rows.return?.();
+        // A file is read by a worker thread on its own connection (WAL gives it a consistent
+        // snapshot while this one keeps serving). An in-memory database exists only on this
+        // connection, which an open iterator would block, so it is read at once: it is in
+        // memory already.
+        if (config.file !== ':memory:') {
+          yield* streamSqliteRows(config.file, query, batchSize);
+          return;
         }
+        const rows = sqlite.prepare(query.sql).all(...(query.parameters as unknown[])) as Row[];
+        for (let i = 0; i < rows.length; i += batchSize) yield rows.slice(i, i + batchSize);
       },
-      async close() {
-        reader?.close();
-        await kysely.destroy();
-      },
+      close: () => kysely.destroy(),
     };
   }
   const pool = new pg.Pool({

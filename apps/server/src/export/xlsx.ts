@@ -42,8 +42,10 @@ export function xlsxStream<Row>(
   add('xl/styles.xml', STYLES);
   const sheet = Readable.from(sheetXml(batches, columns), { objectMode: false, highWaterMark: 1 << 20 });
   const output = zip.outputStream as unknown as Readable;
-  // A failed query must end the download with an error, not leave the zip waiting forever.
+  // A failed query must end the download with an error, not leave the zip waiting forever; a
+  // download that ends early (the client went away) must stop the query and its reader.
   sheet.once('error', (error) => output.destroy(error));
+  output.once('close', () => sheet.destroy());
   zip.addReadStream(sheet, 'xl/worksheets/sheet1.xml', { compressionLevel: 1 });
   zip.end();
   return output;
