@@ -159,48 +159,19 @@ export async function summaryValue(page, label) {
 }
 
 /**
- * Resolves with what the browser received from the single-use report link — status and type of
- * the answer, the first bytes — whether the new tab shows the PDF or hands it to the download
- * manager (the server sends it as an attachment). Call before the click that opens the tab.
+ * Resolves with the status, type and disposition of the single-use report link's answer as the
+ * new tab received it. Call before the click that opens the tab.
  */
-function waitForPdf(page) {
-  const context = page.context();
-  return new Promise((resolve, reject) => {
-    const seen = {};
-    const finish = (error) => {
-      clearTimeout(timer);
-      context.off('page', onPage);
-      context.off('response', onResponse);
-      if (error) reject(error);
-      else resolve(seen);
-    };
-    const timer = setTimeout(
-      () => finish(new Error(`no PDF within 60 s; seen ${JSON.stringify(seen)}`)),
-      60_000,
-    );
-    const settleIfComplete = () => {
-      if (seen.status !== undefined) finish();
-    };
-    const onDownload = (download) => {
-      download
-        .path()
-        .then((file) => {
-          seen.start ??= fs.readFileSync(file).subarray(0, 4).toString('latin1');
-          settleIfComplete();
-        })
-        .catch(finish);
-    };
-    const onPage = (popup) => popup.on('download', onDownload);
-    const onResponse = (response) => {
-      if (!new URL(response.url()).pathname.startsWith('/api/downloads/')) return;
-      seen.status = response.status();
-      seen.contentType = (response.headers()['content-type'] ?? '').split(';')[0];
-      seen.disposition = response.headers()['content-disposition'];
-      settleIfComplete();
-    };
-    context.on('page', onPage);
-    context.on('response', onResponse);
+async function waitForPdf(page) {
+  const response = await page.context().waitForEvent('response', {
+    predicate: (r) => new URL(r.url()).pathname.startsWith('/api/downloads/'),
+    timeout: 60_000,
   });
+  return {
+    status: response.status(),
+    contentType: (response.headers()['content-type'] ?? '').split(';')[0],
+    disposition: response.headers()['content-disposition'],
+  };
 }
 
 /** The text entries of a zip (enough of the format for the exports: stored or deflated entries). */

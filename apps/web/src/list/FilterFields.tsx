@@ -1,20 +1,24 @@
-import { Group, NativeSelect, TextInput } from '@mantine/core';
+import { Autocomplete, Checkbox, Group, NativeSelect, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from '../lib/api.ts';
 import type {
   DateRangeFilterField,
+  FilterField,
   LoadedSelectFilterField,
   OptionSource,
   SelectOption,
+  TextFilterField,
 } from './listState.ts';
+
+/** Choices and suggestions change rarely: asking once per screen visit is plenty. */
+const CHOICES_STALE_MS = 5 * 60_000;
 
 /** The request for a select's choices: one per endpoint, so fields sharing it ask once. */
 export function optionSourceQuery(source: OptionSource) {
   return {
     queryKey: ['filter-options', source.endpoint] as const,
     queryFn: ({ signal }: { signal: AbortSignal }) => apiFetch(source.endpoint, { signal }),
-    // Choices change rarely: asking once per screen visit is plenty.
-    staleTime: 5 * 60_000,
+    staleTime: CHOICES_STALE_MS,
   };
 }
 
@@ -45,7 +49,7 @@ export function loadedSelectOptions(
   ];
 }
 
-export function LoadedSelect({
+function LoadedSelect({
   field,
   value,
   onChange,
@@ -60,6 +64,84 @@ export function LoadedSelect({
       name={field.name}
       label={field.label}
       data={loadedSelectOptions(field, data, value)}
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      w={{ base: '100%', xs: 200 }}
+    />
+  );
+}
+
+/** A text filter with suggestions (e.g. the makes): loaded once, shared by every screen, cached. */
+function SuggestingInput({
+  field,
+  value,
+  onChange,
+}: {
+  field: TextFilterField;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const source = field.suggestions;
+  const { data } = useQuery({
+    queryKey: ['suggestions', source?.key ?? field.name],
+    queryFn: ({ signal }) => (source ? source.load(signal) : Promise.resolve([])),
+    enabled: source !== undefined,
+    staleTime: CHOICES_STALE_MS,
+  });
+  return (
+    <Autocomplete
+      name={field.name}
+      label={field.label}
+      placeholder={field.placeholder}
+      data={data ? [...new Set(data)] : []}
+      value={value}
+      onChange={onChange}
+      limit={20}
+      w={{ base: '100%', xs: 240 }}
+    />
+  );
+}
+
+/** The input of a one-value filter; `value` and `onChange` carry its text ('true'/'false' for a checkbox). */
+export function FilterInput({
+  field,
+  value,
+  onChange,
+}: {
+  field: Exclude<FilterField, DateRangeFilterField>;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  if (field.kind === 'loadedSelect') return <LoadedSelect field={field} value={value} onChange={onChange} />;
+  if (field.kind === 'select') {
+    return (
+      <NativeSelect
+        name={field.name}
+        label={field.label}
+        data={field.options}
+        value={value}
+        onChange={(event) => onChange(event.currentTarget.value)}
+        w={{ base: '100%', xs: 240 }}
+      />
+    );
+  }
+  if (field.kind === 'checkbox') {
+    return (
+      <Checkbox
+        name={field.name}
+        label={field.label}
+        checked={value === 'true'}
+        onChange={(event) => onChange(event.currentTarget.checked ? 'true' : 'false')}
+        mb={8}
+      />
+    );
+  }
+  if (field.suggestions) return <SuggestingInput field={field} value={value} onChange={onChange} />;
+  return (
+    <TextInput
+      name={field.name}
+      label={field.label}
+      placeholder={field.placeholder}
       value={value}
       onChange={(event) => onChange(event.currentTarget.value)}
       w={{ base: '100%', xs: 200 }}

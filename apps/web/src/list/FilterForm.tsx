@@ -1,8 +1,7 @@
-import { Autocomplete, Button, Checkbox, Group, NativeSelect, TextInput } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Button, Group } from '@mantine/core';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { DateRangeInputs, LoadedSelect } from './FilterFields.tsx';
-import { cleanFilters, type FilterField, type FilterValues, type TextFilterField } from './listState.ts';
+import { DateRangeInputs, FilterInput } from './FilterFields.tsx';
+import { cleanFilters, type FilterField, type FilterValues } from './listState.ts';
 
 /** How long the form waits after the last keystroke before an automatic search. */
 export const AUTO_SEARCH_DELAY_MS = 400;
@@ -24,7 +23,10 @@ interface FilterFormProps {
   canSearch?: (filters: FilterValues) => boolean;
 }
 
-/** The declared filters and a Search button; submitting (button or Enter) searches from page 1. */
+/**
+ * The declared filters, and a Search button: submitting (button or Enter) searches from page 1.
+ * With `trigger: 'auto'` there is no button: the form searches once typing pauses.
+ */
 export function FilterForm({
   fields,
   searched,
@@ -47,6 +49,7 @@ export function FilterForm({
   const setField = (name: string, value: string) => setEntered((current) => ({ ...current, [name]: value }));
   const cleaned = cleanFilters(fields, entered);
   const pending = !sameFilters(cleaned, searched);
+  const searchable = canSearch?.(cleaned) ?? true;
 
   // Automatic search: once typing pauses on a search other than the one shown. The latest
   // `onSearch` is read through a ref, so a re-render of the screen does not restart the wait.
@@ -60,113 +63,31 @@ export function FilterForm({
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (canSearch && !canSearch(cleaned)) return;
-    onSearch(entered);
+    if (searchable) onSearch(entered);
   };
 
   return (
     <form onSubmit={submit} aria-label="Filters">
       <Group align="flex-end" gap="md" wrap="wrap">
-        {fields.map((field) => {
-          if (field.kind === 'dateRange') {
-            return <DateRangeInputs key={field.label} field={field} values={entered} onChange={setField} />;
-          }
-          const value = entered[field.name] ?? '';
-          if (field.kind === 'loadedSelect') {
-            return (
-              <LoadedSelect
-                key={field.name}
-                field={field}
-                value={value}
-                onChange={(next) => setField(field.name, next)}
-              />
-            );
-          }
-          if (field.kind === 'select') {
-            return (
-              <NativeSelect
-                key={field.name}
-                name={field.name}
-                label={field.label}
-                data={field.options.map((option) => ({ value: option.value, label: option.label }))}
-                value={value}
-                onChange={(event) => setField(field.name, event.currentTarget.value)}
-                w={{ base: '100%', xs: 240 }}
-              />
-            );
-          }
-          if (field.kind === 'checkbox') {
-            return (
-              <Checkbox
-                key={field.name}
-                name={field.name}
-                label={field.label}
-                checked={value === 'true'}
-                onChange={(event) => setField(field.name, event.currentTarget.checked ? 'true' : 'false')}
-                mb={8}
-              />
-            );
-          }
-          if (field.suggestions) {
-            return (
-              <SuggestingInput
-                key={field.name}
-                field={field}
-                value={value}
-                onChange={(next) => setField(field.name, next)}
-              />
-            );
-          }
-          return (
-            <TextInput
+        {fields.map((field) =>
+          field.kind === 'dateRange' ? (
+            <DateRangeInputs key={field.label} field={field} values={entered} onChange={setField} />
+          ) : (
+            <FilterInput
               key={field.name}
-              name={field.name}
-              label={field.label}
-              placeholder={field.placeholder}
-              value={value}
-              onChange={(event) => setField(field.name, event.currentTarget.value)}
-              w={{ base: '100%', xs: 200 }}
+              field={field}
+              value={entered[field.name] ?? ''}
+              onChange={(next) => setField(field.name, next)}
             />
-          );
-        })}
+          ),
+        )}
         {trigger === 'submit' && (
-          <Button type="submit" disabled={loading || (canSearch ? !canSearch(cleaned) : false)} miw={110}>
+          <Button type="submit" disabled={loading || !searchable} miw={110}>
             {loading ? 'Loading...' : searchLabel}
           </Button>
         )}
       </Group>
     </form>
-  );
-}
-
-/** A text filter with suggestions (e.g. the makes): loaded once, shared by every screen, cached. */
-function SuggestingInput({
-  field,
-  value,
-  onChange,
-}: {
-  field: TextFilterField;
-  value: string;
-  onChange: (value: string) => void;
-}) {
-  const source = field.suggestions;
-  const { data } = useQuery({
-    queryKey: ['suggestions', source?.key ?? field.name],
-    queryFn: ({ signal }) => (source ? source.load(signal) : Promise.resolve([])),
-    enabled: source !== undefined,
-    staleTime: 5 * 60_000,
-  });
-  return (
-    <Autocomplete
-      name={field.name}
-      label={field.label}
-      placeholder={field.placeholder}
-      data={data ? [...new Set(data)] : []}
-      value={value}
-      onChange={onChange}
-      limit={20}
-      w={{ base: '100%', xs: 240 }}
-    />
   );
 }
 

@@ -1,11 +1,12 @@
 import { Badge, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import type { ClientPaging, ClientView } from './clientPaging.ts';
 import { DataTable } from './DataTable.tsx';
 import { type ListDeclaration, type ListSummary, resolveColumns } from './declaration.ts';
 import { ExportButton } from './ExportButton.tsx';
 import { FilterForm } from './FilterForm.tsx';
 import { itemCount } from './format.ts';
 import { EmptyState, ErrorState, LoadingState } from './ListStates.tsx';
-import { pagingOf } from './listQuery.ts';
+import { clientPagingOf, pagingOf } from './listQuery.ts';
 import { Pager } from './Pager.tsx';
 import { useListController } from './useListController.ts';
 
@@ -17,8 +18,8 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
   const list = useListController(declaration);
   const { status } = list;
   const loaded = status.kind === 'rows' || status.kind === 'empty';
-  const paging = pagingOf(declaration);
-  const clientPaging = typeof declaration.paging === 'object' ? declaration.paging : undefined;
+  const paged = pagingOf(declaration) !== 'none';
+  const clientPaging = clientPagingOf(declaration);
   const summary: ListSummary = {
     page: list.state.page,
     pages: list.pages,
@@ -60,24 +61,12 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
             canSearch={declaration.canFetch}
           />
           {clientPaging && list.view && (
-            <Group align="flex-end" gap="md" wrap="wrap">
-              {clientPaging.search && (
-                <TextInput
-                  label={clientPaging.search.label}
-                  placeholder={clientPaging.search.placeholder}
-                  value={list.view.text}
-                  onChange={(event) => list.setSearchText(event.currentTarget.value)}
-                  w={{ base: '100%', xs: 320 }}
-                />
-              )}
-              <NativeSelect
-                label="Items per page"
-                data={clientPaging.pageSizes.map(String)}
-                value={String(list.view.pageSize)}
-                onChange={(event) => list.setPageSize(Number(event.currentTarget.value))}
-                w={{ base: '100%', xs: 140 }}
-              />
-            </Group>
+            <ClientViewControls
+              paging={clientPaging}
+              view={list.view}
+              onSearchText={list.setSearchText}
+              onPageSize={list.setPageSize}
+            />
           )}
         </Stack>
       </Paper>
@@ -103,7 +92,7 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
           />
         ))}
 
-      {paging !== 'none' && (
+      {paged && (
         <Pager
           page={list.state.page}
           pages={list.pages}
@@ -112,13 +101,13 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
           ends={declaration.pagerEnds}
         />
       )}
-      {paging !== 'none' && list.pages > 1 && declaration.pagerCaption && (
+      {paged && list.pages > 1 && declaration.pagerCaption && (
         <Text size="sm" c="dimmed" ta="center">
           {declaration.pagerCaption(summary)}
         </Text>
       )}
 
-      {loaded && paging !== 'none' && !declaration.summary && (
+      {loaded && paged && !declaration.summary && (
         <Group justify="center" gap="xl" c="dimmed">
           <Text size="sm">{`Page ${list.state.page} of ${list.pages}`}</Text>
           <Text size="sm">{`Total Items: ${list.total}`}</Text>
@@ -126,5 +115,39 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
         </Group>
       )}
     </Stack>
+  );
+}
+
+/** Browser-side paging: the search box and 'Items per page' over the rows fetched once. */
+function ClientViewControls<Row>({
+  paging,
+  view,
+  onSearchText,
+  onPageSize,
+}: {
+  paging: ClientPaging<Row>;
+  view: ClientView;
+  onSearchText: (text: string) => void;
+  onPageSize: (pageSize: number) => void;
+}) {
+  return (
+    <Group align="flex-end" gap="md" wrap="wrap">
+      {paging.search && (
+        <TextInput
+          label={paging.search.label}
+          placeholder={paging.search.placeholder}
+          value={view.text}
+          onChange={(event) => onSearchText(event.currentTarget.value)}
+          w={{ base: '100%', xs: 320 }}
+        />
+      )}
+      <NativeSelect
+        label="Items per page"
+        data={paging.pageSizes.map(String)}
+        value={String(view.pageSize)}
+        onChange={(event) => onPageSize(Number(event.currentTarget.value))}
+        w={{ base: '100%', xs: 140 }}
+      />
+    </Group>
   );
 }

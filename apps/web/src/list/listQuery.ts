@@ -33,6 +33,11 @@ export function pagingOf<Row>(declaration: Pick<ListDeclaration<Row>, 'paging'>)
   return typeof paging === 'string' ? paging : 'client';
 }
 
+/** How the list pages in the browser, if it does. */
+export function clientPagingOf<Row>(declaration: Pick<ListDeclaration<Row>, 'paging'>) {
+  return typeof declaration.paging === 'object' ? declaration.paging : undefined;
+}
+
 /** The query parameters of one request: the (mapped) filters, and the paging the declaration asks for. */
 export function listRequestQuery<Row>(
   declaration: ListDeclaration<Row>,

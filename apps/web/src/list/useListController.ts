@@ -5,7 +5,7 @@ import { useLocation, useSearchParams } from 'react-router';
 import { ApiError, INVALID_RESPONSE } from '../lib/api.ts';
 import { type ClientView, clientPage, parseClientView, writeClientView } from './clientPaging.ts';
 import type { ListDeclaration } from './declaration.ts';
-import { DEFAULT_INVALID_RESPONSE_MESSAGE, listQueryOptions, pagingOf } from './listQuery.ts';
+import { clientPagingOf, DEFAULT_INVALID_RESPONSE_MESSAGE, listQueryOptions, pagingOf } from './listQuery.ts';
 import {
   goToPage as goToPageState,
   hasFilters,
@@ -58,8 +58,7 @@ export function useListController<Row>(declaration: ListDeclaration<Row>): ListC
   const [searchParams, setSearchParams] = useSearchParams();
   const { pathname } = useLocation();
 
-  const { paging } = declaration;
-  const clientPaging = typeof paging === 'object' ? paging : undefined;
+  const clientPaging = clientPagingOf(declaration);
   const state = useMemo(() => parseListState(searchParams, fields), [searchParams, fields]);
   const view = useMemo(
     () => (clientPaging ? parseClientView(searchParams, clientPaging) : undefined),

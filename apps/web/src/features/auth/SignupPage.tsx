@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { TextInput } from '@mantine/core';
 import {
   MIN_PASSWORD_LENGTH,
   type SignupBody,
@@ -6,11 +6,9 @@ import {
   signupStatusSchema,
 } from '@obd/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { Link } from 'react-router';
 import { apiFetchParsed } from '../../lib/api.ts';
 import { HOME_PATH } from '../../lib/session.ts';
-import { AuthLayout, failureText } from './AuthLayout.tsx';
+import { AccountForm, useAccountFields } from './AccountForm.tsx';
 import { useStartSession } from './session.ts';
 
 /**
@@ -19,7 +17,7 @@ import { useStartSession } from './session.ts';
  */
 export function SignupPage() {
   const startSession = useStartSession();
-  const [form, setForm] = useState({ email: '', password: '', invitationCode: '' });
+  const { values, field } = useAccountFields({ email: '', password: '', invitationCode: '' });
 
   const signupStatus = useQuery({
     queryKey: ['signup-status'],
@@ -33,61 +31,36 @@ export function SignupPage() {
     onSuccess: (session) => startSession(session, HOME_PATH),
   });
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const invitationCode = form.invitationCode.trim();
+  const submit = () => {
+    const invitationCode = values.invitationCode.trim();
     signup.mutate({
-      email: form.email,
-      password: form.password,
+      email: values.email,
+      password: values.password,
       ...(invitationRequired && invitationCode ? { invitationCode } : {}),
     });
   };
 
   return (
-    <AuthLayout title="Signup">
-      <form onSubmit={submit} aria-label="Signup">
-        <Stack gap="md">
-          <TextInput
-            type="email"
-            label="Email"
-            name="email"
-            autoComplete="username"
-            value={form.email}
-            onChange={(event) => setForm({ ...form, email: event.currentTarget.value })}
-          />
-          <PasswordInput
-            label="Password"
-            name="password"
-            autoComplete="new-password"
-            description={`At least ${MIN_PASSWORD_LENGTH} characters`}
-            value={form.password}
-            onChange={(event) => setForm({ ...form, password: event.currentTarget.value })}
-          />
-          {invitationRequired && (
-            <TextInput
-              label="Invitation code"
-              name="invitationCode"
-              description="Ask an admin of OBD Admin for an invitation code."
-              autoComplete="off"
-              value={form.invitationCode}
-              onChange={(event) => setForm({ ...form, invitationCode: event.currentTarget.value })}
-            />
-          )}
-          {signup.isError && (
-            <Alert color="red" variant="light" role="alert">
-              {failureText(signup.error, 'Signup failed')}
-            </Alert>
-          )}
-          <Button type="submit" fullWidth disabled={signup.isPending}>
-            Signup
-          </Button>
-          <Text size="sm" ta="center">
-            <Anchor component={Link} to="/login">
-              Already have an account? Login
-            </Anchor>
-          </Text>
-        </Stack>
-      </form>
-    </AuthLayout>
+    <AccountForm
+      title="Signup"
+      field={field}
+      password={{
+        autoComplete: 'new-password',
+        description: `At least ${MIN_PASSWORD_LENGTH} characters`,
+      }}
+      request={signup}
+      failure="Signup failed"
+      onSubmit={submit}
+      other={{ to: '/login', text: 'Already have an account? Login' }}
+    >
+      {invitationRequired && (
+        <TextInput
+          label="Invitation code"
+          description="Ask an admin of OBD Admin for an invitation code."
+          autoComplete="off"
+          {...field('invitationCode')}
+        />
+      )}
+    </AccountForm>
   );
 }
