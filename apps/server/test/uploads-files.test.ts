@@ -184,8 +184,25 @@ describe.each(DIALECTS)('bad upload files on %s', (dialect) => {
       error: 'Send the file as multipart/form-data, in a field named "file".',
       message: 'Send the file as multipart/form-data, in a field named "file".',
       code: 'BAD_REQUEST',
+      importId: expect.any(Number),
+      errors: [],
     });
     expect(leftovers()).toEqual([]);
+    // Every refused upload is in the history too.
+    for (const [answer, kind] of [
+      [empty, 'activation_codes'],
+      [res, 'update_commands'],
+      [wrong, 'activation_codes'],
+      [json, 'fault_codes'],
+    ] as const) {
+      const record = await t.app.inject({ url: `/api/imports/${answer.json().importId}`, headers });
+      expect(record.json()).toMatchObject({
+        status: 'failed',
+        kind,
+        message: answer.json().message,
+        errors: [],
+      });
+    }
   });
 
   it('applies each endpoint its own size limit: 11 MB is too big for update commands, not for the fault importer', async () => {
@@ -195,6 +212,27 @@ describe.each(DIALECTS)('bad upload files on %s', (dialect) => {
     expect(commands.json().message).toBe(
       'The file is larger than the 10 MB this upload accepts, so nothing was imported. Split it into smaller files.',
     );
+    const refused = await t.app.inject({ url: `/api/imports/${commands.json().importId}`, headers });
+    expect(refused.json()).toMatchObject({
+      status: 'failed',
+      kind: 'update_commands',
+      fileName: 'big.bin',
+      message: commands.json().message,
+    });
+    expect(refused.json().fileSize).toBeGreaterThan(10 * 1024 * 1024);
+    const badField = await upload('/api/UpdatesCommands', 'c.csv', csv([['command'], ['x']]), {
+      sheetName: 'Nowhere',
+    });
+    expect(badField.statusCode).toBe(400);
+    const listed = await t.app.inject({
+      url: '/api/imports?kind=update_commands&status=failed&limit=5',
+      headers,
+    });
+    expect(listed.json().data[0]).toMatchObject({
+      id: badField.json().importId,
+      fileName: 'c.csv',
+      message: badField.json().message,
+    });
     const faults = await upload('/api/faultCodes', 'big.bin', data);
     expect(faults.statusCode).toBe(400);
     expect(faults.json().message).toBe(WRONG_TYPE);

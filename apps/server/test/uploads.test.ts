@@ -467,9 +467,20 @@ describe.each(DIALECTS)('uploads on %s', (dialect) => {
         message:
           'The file is larger than the 10 MB this upload accepts, so nothing was imported. Split it into smaller files.',
         code: 'PAYLOAD_TOO_LARGE',
+        importId: expect.any(Number),
+        errors: [],
       });
       expect(await count(`activation_codes where code = 'CODE-0000000000'`)).toBe(0);
-      expect(await count('imports')).toBe(before);
+      // The refusal is in the history (every upload is), as a failed import of nothing.
+      expect(await count('imports')).toBe(before + 1);
+      const record = await get(`/api/imports/${res.json().importId}`);
+      expect(record.json()).toMatchObject({
+        status: 'failed',
+        kind: 'activation_codes',
+        fileName: 'big.csv',
+        rowsProcessed: 0,
+        message: res.json().message,
+      });
       expect(leftovers()).toEqual([]);
     });
   });

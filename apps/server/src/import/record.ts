@@ -60,6 +60,39 @@ export async function startImport(
 }
 
 /**
+ * Records an upload refused before its import could start (too large, not multipart, no file,
+ * a bad form field): the history lists every upload (issue 5), these included. Only what was
+ * learnt before the refusal is known: the file name (if the file part began), the size (of the
+ * file, else of the request) and no hash.
+ */
+export async function recordRefusal(
+  db: Db,
+  values: { operatorId: number; kind: ImportKind; fileName: string; fileSize: number; message: string },
+): Promise<number> {
+  const now = isoNow();
+  const row = await importDb(db)
+    .insertInto('imports')
+    .values({
+      operator_id: values.operatorId,
+      kind: values.kind,
+      file_name: values.fileName.slice(0, 255),
+      file_size: values.fileSize,
+      file_hash: '',
+      status: 'failed',
+      phase: 'done',
+      progress: 100,
+      rows_processed: 0,
+      errors: '[]',
+      message: values.message.slice(0, 2000),
+      started_at: now,
+      finished_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/**
  * Progress of a running import, written to its record so a client can poll it. Writes are
  * throttled, never awaited by the import and never more than one in flight, and they are
  * always outside the import's own transaction:

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ErrorCode } from '@obd/contract';
@@ -64,15 +65,17 @@ let bundled: Promise<string | null> | undefined;
 function workerCode(): Promise<string | null> {
   bundled ??= (async () => {
     try {
-      const esbuild = await import('esbuild');
+      // esbuild comes with tsx (a dependency of the server); take it from there, as build.mjs does.
+      const require = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
+      const esbuild = require('esbuild') as typeof import('esbuild');
       const result = await esbuild.build({
         entryPoints: [fileURLToPath(new URL('./xlsxWorker.ts', import.meta.url))],
         bundle: true,
         platform: 'node',
         format: 'cjs',
         write: false,
+        // The worker never runs the code of this module that uses import.meta (it is empty there).
         logLevel: 'silent',
-        define: { 'import.meta.url': JSON.stringify(import.meta.url) },
         plugins: [
           {
             name: 'contract-constants',
@@ -87,7 +90,8 @@ function workerCode(): Promise<string | null> {
         ],
       });
       return result.outputFiles[0]?.text ?? null;
-    } catch {
+    } catch (error) {
+      process.emitWarning(`xlsx sheets will be read on the main thread: ${(error as Error).message}`);
       return null;
     }
   })();

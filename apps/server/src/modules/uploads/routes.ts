@@ -4,6 +4,7 @@ import {
   faultCodesResponseSchema,
   faultWorkbookResponseSchema,
   IMPORTS_PATH,
+  type ImportKind,
   importDetailSchema,
   importHistoryQuerySchema,
   importHistorySchema,
@@ -12,7 +13,7 @@ import {
   UPLOAD_PATHS,
   updateCommandsResponseSchema,
 } from '@obd/contract';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { currentOperator } from '../../auth/plugin.ts';
@@ -23,8 +24,8 @@ import {
   faultWorkbookJob,
   updateCommandsJob,
 } from '../../import/jobs/jobs.ts';
-import { receiveUpload, tooLarge } from '../../import/receive.ts';
-import { failInterruptedImports } from '../../import/record.ts';
+import { type ReceivedUpload, receiveUpload, tooLarge } from '../../import/receive.ts';
+import { failInterruptedImports, recordRefusal } from '../../import/record.ts';
 import { type ImportJob, runImport, UploadFailure } from '../../import/run.ts';
 import { prewarmXlsxWorker } from '../../import/xlsxWorkers.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
@@ -39,6 +40,7 @@ declare module 'fastify' {
 
 interface UploadRoute {
   path: string;
+  kind: ImportKind;
   limit: number;
   response: z.ZodType;
   job(fields: Record<string, string>): ImportJob<unknown>;
@@ -47,24 +49,28 @@ interface UploadRoute {
 const UPLOADS: UploadRoute[] = [
   {
     path: UPLOAD_PATHS.updateCommands,
+    kind: 'update_commands',
     limit: UPLOAD_LIMITS.updateCommands,
     response: updateCommandsResponseSchema,
     job: updateCommandsJob,
   },
   {
     path: UPLOAD_PATHS.faultWorkbook,
+    kind: 'fault_workbook',
     limit: UPLOAD_LIMITS.faultWorkbook,
     response: faultWorkbookResponseSchema,
     job: () => faultWorkbookJob(),
   },
   {
     path: UPLOAD_PATHS.faultCodes,
+    kind: 'fault_codes',
     limit: UPLOAD_LIMITS.faultCodes,
     response: faultCodesResponseSchema,
     job: faultCodesJob,
   },
   {
     path: UPLOAD_PATHS.activationCodes,
+    kind: 'activation_codes',
     limit: UPLOAD_LIMITS.activationCodes,
     response: activationCodesResponseSchema,
     job: () => activationCodesJob(),
@@ -114,6 +120,36 @@ function uploadErrorHandler(error: FastifyError, request: FastifyRequest, reply:
 }
 
 /**
+ * An upload refused before its import started, recorded in the history; the answer names the
+ * record like any failed import's. An unexpected error is recorded with the generic sentence
+ * and answered as it would have been.
+ */
+async function refused(
+  db: Db,
+  error: unknown,
+  upload: {
+    operatorId: number;
+    kind: ImportKind;
+    fileName: string;
+    fileSize: number;
+    log: FastifyBaseLogger;
+  },
+): Promise<unknown> {
+  const known = error instanceof HttpError ? error : null;
+  try {
+    const importId = await recordRefusal(db, {
+      ...upload,
+      message:
+        known?.message ?? 'Something went wrong on the server. Try again; if it persists, tell the team.',
+    });
+    return known ? new UploadFailure(known, importId, []) : error;
+  } catch (e) {
+    upload.log.error({ err: e }, 'could not record a refused upload');
+    return error;
+  }
+}
+
+/**
  * The four upload endpoints (editor role; multipart `file`, streamed under each one's limit)
  * and the import history with progress polling (every signed-in operator).
  */
@@ -133,14 +169,29 @@ export function uploadRoutes(app: FastifyInstance, db: Db) {
         async (request) => {
           const operator = currentOperator(request);
           const size = Number(request.headers['content-length'] ?? 0);
-          const received = await receiveUpload(request, upload.limit, {
-            // A big .xlsx will want a reading worker: start it while the file streams in.
-            onFileStart: (name) => {
-              if (size >= PREWARM_MIN_BYTES && /\.xlsx$/i.test(name)) prewarmXlsxWorker();
-            },
-          });
+          let fileName = '';
+          let received: ReceivedUpload | undefined;
+          let job: ImportJob<unknown>;
           try {
-            const job = upload.job(received.fields);
+            received = await receiveUpload(request, upload.limit, {
+              onFileStart: (name) => {
+                fileName = name.split(/[\\/]/).pop() ?? '';
+                // A big .xlsx will want a reading worker: start it while the file streams in.
+                if (size >= PREWARM_MIN_BYTES && /\.xlsx$/i.test(name)) prewarmXlsxWorker();
+              },
+            });
+            job = upload.job(received.fields);
+          } catch (error) {
+            await received?.remove();
+            throw await refused(db, error, {
+              operatorId: operator.id,
+              kind: upload.kind,
+              fileName: received?.fileName ?? fileName,
+              fileSize: received?.size ?? size,
+              log: request.log,
+            });
+          }
+          try {
             return await runImport(db, job, received, operator.id, request.log);
           } finally {
             await received.remove();
