@@ -133,6 +133,18 @@ export function listCountsMigration(dialect: Dialect) {
         if (dialect === 'sqlite') await sqliteTriggers(db, table, spec, facets);
         else await postgresTriggers(db, table, spec, facets);
       }
+      for (const [table, spec] of Object.entries(COUNTED_TABLES) as [CountedTableName, CountedTable][]) {
+        // The time-order index, widened by the filter columns of many values (e-mail, model):
+        // a deep page filtered on them steps over index entries only, testing the filter there,
+        // instead of fetching 100,000 table rows. It replaces 003's (time, id) index.
+        const widened = spec.totalsOnly.filter((c) => !c.endsWith('_id'));
+        await db.schema.dropIndex(`${table}_${spec.order}_id_ord`).execute();
+        await db.schema
+          .createIndex(`${table}_order_filters`)
+          .on(table)
+          .columns([spec.order, 'id', ...widened])
+          .execute();
+      }
       if (dialect === 'postgres') await sql`ANALYZE list_totals, list_days`.execute(db);
     },
   };

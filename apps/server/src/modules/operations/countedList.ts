@@ -67,11 +67,12 @@ const WALK_SHARE = 0.02;
 /** Sum day counts over at most this many matching values (else: the general path). */
 const MAX_DAY_VALUES = 200;
 
-async function plan(
+/** How to count and page this filter, or undefined when the general path must (decided at once). */
+function plan(
   db: Db,
   table: CountedTableName,
   filter: ReturnType<typeof singleFilter>,
-): Promise<Plan | undefined> {
+): (() => Promise<Plan>) | undefined {
   if (filter === undefined) return undefined;
   const spec = COUNTED_TABLES[table];
   const all = async () =>
@@ -89,121 +90,127 @@ async function plan(
       sql`SELECT day, n FROM list_days WHERE tbl = ${table} AND col = '' AND val = ''`,
     );
 
+  // Only SQLite chooses between walking and sorting; PostgreSQL's planner has statistics.
+  const share = async (total: number) => db.dialect === 'postgres' || total >= WALK_SHARE * (await all());
+
   if (filter === null) {
-    return { total: await all(), days: async () => toMap(await allDays()), walk: true };
+    return async () => ({ total: await all(), days: async () => toMap(await allDays()), walk: true });
   }
   const { rule, value } = filter;
   const column = rule.column;
   const byDay = (spec.byDay as readonly string[]).includes(column);
   const counted = byDay || (spec.totalsOnly as readonly string[]).includes(column);
 
-  if (counted && (rule.match === 'contains' || rule.match === 'exact' || rule.match === 'flag')) {
-    const matching =
-      rule.match === 'contains'
-        ? sql`val ${db.dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`} ${likePattern(String(value))} ESCAPE '\\'`
-        : sql`val = ${rule.match === 'flag' ? (value ? '1' : '0') : String(value)}`;
-    const values = await rows<{ val: string; n: unknown }>(
-      db,
-      sql`SELECT val, n FROM list_totals WHERE tbl = ${table} AND col = ${column} AND ${matching}`,
-    );
-    const total = sumOf(values);
-    const walk = total >= WALK_SHARE * (await all());
-    const vals = values.map((v) => v.val);
-    return {
-      total,
-      walk,
-      ...(byDay && vals.length > 0 && vals.length <= MAX_DAY_VALUES
-        ? {
-            days: async () =>
-              toMap(
-                await rows(
-                  db,
-                  sql`SELECT day, n FROM list_days WHERE tbl = ${table} AND col = ${column} AND val IN (${sql.join(vals)})`,
+  if (counted && (rule.match === 'contains' || rule.match === 'exact' || rule.match === 'flag'))
+    return async () => {
+      const matching =
+        rule.match === 'contains'
+          ? sql`val ${db.dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`} ${likePattern(String(value))} ESCAPE '\\'`
+          : sql`val = ${rule.match === 'flag' ? (value ? '1' : '0') : String(value)}`;
+      const values = await rows<{ val: string; n: unknown }>(
+        db,
+        sql`SELECT val, n FROM list_totals WHERE tbl = ${table} AND col = ${column} AND ${matching}`,
+      );
+      const total = sumOf(values);
+      const walk = await share(total);
+      const vals = values.map((v) => v.val);
+      return {
+        total,
+        walk,
+        ...(byDay && vals.length > 0 && vals.length <= MAX_DAY_VALUES
+          ? {
+              days: async () =>
+                toMap(
+                  await rows(
+                    db,
+                    sql`SELECT day, n FROM list_days WHERE tbl = ${table} AND col = ${column} AND val IN (${sql.join(vals)})`,
+                  ),
                 ),
+            }
+          : {}),
+        // SQLite: the rows whose value is one of those counted, so rows and total agree exactly
+        // (the FTS path folds case differently from LIKE for non-ASCII letters). The NOCASE
+        // indexes of migration 001 serve `COLLATE NOCASE IN`; LIKE matched case-insensitively,
+        // so every case variant of a matched value is a matched value too.
+        ...(rule.match === 'contains' && db.dialect === 'sqlite'
+          ? {
+              where: (walkPlan: boolean) =>
+                vals.length === 0
+                  ? sql<SqlBool>`0`
+                  : walkPlan
+                    ? sql<SqlBool>`+${sql.ref(column)} IN (${sql.join(vals)})`
+                    : nocase.has(column)
+                      ? sql<SqlBool>`${sql.ref(column)} COLLATE NOCASE IN (${sql.join(vals)})`
+                      : sql<SqlBool>`${sql.ref(column)} IN (${sql.join(vals)})`,
+            }
+          : {}),
+      };
+    };
+
+  if (rule.match === 'atLeast' && column === spec.order)
+    return async () => {
+      // start ≥ from: the days after from's day, plus the rows of that day from `from` on.
+      const from = String(value);
+      const day = from.slice(0, 10);
+      const days = (await allDays()).filter((d) => d.day >= day);
+      const next = days
+        .map((d) => d.day)
+        .filter((d) => d > day)
+        .sort()[0];
+      const edge = Number(
+        (
+          await rows<{ n: unknown }>(
+            db,
+            sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(column)} >= ${from}${next ? sql` AND ${sql.ref(column)} < ${next}` : sql``}`,
+          )
+        )[0]?.n ?? 0,
+      );
+      const map = toMap(days.filter((d) => d.day > day));
+      if (edge > 0) map.set(day, edge);
+      return { total: [...map.values()].reduce((s, n) => s + n, 0), days: async () => map, walk: true };
+    };
+
+  if (rule.match === 'atMost' && 'end' in spec && column === spec.end)
+    return async () => {
+      // end ≤ to: the end-days before to's day, plus the rows ending within that day up to `to`.
+      const to = String(value);
+      const day = to.slice(0, 10);
+      const before = sql`tbl = ${table} AND col = ${column} AND val < ${day}`;
+      const edge = sql`${sql.ref(column)} >= ${day} AND ${sql.ref(column)} <= ${to}`;
+      const [whole, partial] = await Promise.all([
+        rows<{ n: unknown }>(db, sql`SELECT sum(n) AS n FROM list_totals WHERE ${before}`),
+        rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${edge}`),
+      ]);
+      const total = Number(whole[0]?.n ?? 0) + Number(partial[0]?.n ?? 0);
+      return {
+        total,
+        walk: await share(total),
+        ...{
+          days: async () => {
+            const order = sql.ref(spec.order);
+            const [w, p] = await Promise.all([
+              rows<{ day: string; n: unknown }>(
+                db,
+                sql`SELECT day, sum(n) AS n FROM list_days WHERE ${before} GROUP BY day`,
               ),
-          }
-        : {}),
-      // SQLite: the rows whose value is one of those counted, so rows and total agree exactly
-      // (the FTS path folds case differently from LIKE for non-ASCII letters). The NOCASE
-      // indexes of migration 001 serve `COLLATE NOCASE IN`; LIKE matched case-insensitively,
-      // so every case variant of a matched value is a matched value too.
-      ...(rule.match === 'contains' && db.dialect === 'sqlite'
-        ? {
-            where: (walkPlan: boolean) =>
-              vals.length === 0
-                ? sql<SqlBool>`0`
-                : walkPlan
-                  ? sql<SqlBool>`+${sql.ref(column)} IN (${sql.join(vals)})`
-                  : nocase.has(column)
-                    ? sql<SqlBool>`${sql.ref(column)} COLLATE NOCASE IN (${sql.join(vals)})`
-                    : sql<SqlBool>`${sql.ref(column)} IN (${sql.join(vals)})`,
-          }
-        : {}),
-    };
-  }
-
-  if (rule.match === 'atLeast' && column === spec.order) {
-    // start ≥ from: the days after from's day, plus the rows of that day from `from` on.
-    const from = String(value);
-    const day = from.slice(0, 10);
-    const days = (await allDays()).filter((d) => d.day >= day);
-    const next = days
-      .map((d) => d.day)
-      .filter((d) => d > day)
-      .sort()[0];
-    const edge = Number(
-      (
-        await rows<{ n: unknown }>(
-          db,
-          sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(column)} >= ${from}${next ? sql` AND ${sql.ref(column)} < ${next}` : sql``}`,
-        )
-      )[0]?.n ?? 0,
-    );
-    const map = toMap(days.filter((d) => d.day > day));
-    if (edge > 0) map.set(day, edge);
-    return { total: [...map.values()].reduce((s, n) => s + n, 0), days: async () => map, walk: true };
-  }
-
-  if (rule.match === 'atMost' && 'end' in spec && column === spec.end) {
-    // end ≤ to: the end-days before to's day, plus the rows ending within that day up to `to`.
-    const to = String(value);
-    const day = to.slice(0, 10);
-    const before = sql`tbl = ${table} AND col = ${column} AND val < ${day}`;
-    const edge = sql`${sql.ref(column)} >= ${day} AND ${sql.ref(column)} <= ${to}`;
-    const [whole, partial] = await Promise.all([
-      rows<{ n: unknown }>(db, sql`SELECT sum(n) AS n FROM list_totals WHERE ${before}`),
-      rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${edge}`),
-    ]);
-    const total = Number(whole[0]?.n ?? 0) + Number(partial[0]?.n ?? 0);
-    return {
-      total,
-      walk: total >= WALK_SHARE * (await all()),
-      ...{
-        days: async () => {
-          const order = sql.ref(spec.order);
-          const [w, p] = await Promise.all([
-            rows<{ day: string; n: unknown }>(
-              db,
-              sql`SELECT day, sum(n) AS n FROM list_days WHERE ${before} GROUP BY day`,
-            ),
-            rows<{ day: string; n: unknown }>(
-              db,
-              sql`SELECT substr(${order}, 1, 10) AS day, count(*) AS n FROM ${sql.table(table)} WHERE ${edge} GROUP BY substr(${order}, 1, 10)`,
-            ),
-          ]);
-          return toMap([...w, ...p]);
+              rows<{ day: string; n: unknown }>(
+                db,
+                sql`SELECT substr(${order}, 1, 10) AS day, count(*) AS n FROM ${sql.table(table)} WHERE ${edge} GROUP BY substr(${order}, 1, 10)`,
+              ),
+            ]);
+            return toMap([...w, ...p]);
+          },
         },
-      },
-      ...(db.dialect === 'sqlite'
-        ? {
-            where: (walkPlan: boolean) =>
-              walkPlan
-                ? sql<SqlBool>`+${sql.ref(column)} <= ${to}`
-                : sql<SqlBool>`${sql.ref(column)} <= ${to}`,
-          }
-        : {}),
+        // Walking in time order from the day bound, the end-time index must not be used: it would
+        // collect every row ending before `to` and sort them (PostgreSQL chose that: 2 s).
+        where: (walkPlan: boolean) =>
+          !walkPlan
+            ? sql<SqlBool>`${sql.ref(column)} <= ${to}`
+            : db.dialect === 'sqlite'
+              ? sql<SqlBool>`+${sql.ref(column)} <= ${to}`
+              : sql<SqlBool>`(${sql.ref(column)} || '') <= ${to}`,
+      };
     };
-  }
   return undefined;
 }
 
@@ -225,8 +232,20 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
     whereFilters(eb as never, db.dialect, rules, query);
   const filter = singleFilter(rules, query);
   const offset = (query.page - 1) * query.limit;
-  const p = await plan(db, table, filter);
-  if (!p) return fetchPage(base().where(ruleWhere as never), select, query);
+  const order = COUNTED_TABLES[table].order;
+  const planned = plan(db, table, filter);
+  if (!planned) return fetchPage(base().where(ruleWhere as never), select, query);
+  if (db.dialect === 'postgres' && offset === 0 && filter?.rule.match !== 'atMost') {
+    // Page 1 does not depend on the counts here: ask for both at once (two pooled connections).
+    const [p, page] = await Promise.all([
+      planned(),
+      select(base().where(ruleWhere as never))
+        .limit(query.limit)
+        .execute(),
+    ]);
+    return { rows: page as R[], total: p.total };
+  }
+  const p = await planned();
   if (offset >= p.total) return { rows: [], total: p.total };
 
   const walk = db.dialect === 'sqlite' ? p.walk : true;
@@ -248,12 +267,24 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
     if (bound !== undefined) {
       // Every row of a later day has that day as its first ten characters, so it sorts at or
       // above `bound`; every row of this day or an earlier one sorts below it.
-      const order = COUNTED_TABLES[table].order;
       const upper = bound;
       q = q.where((eb) => eb(eb.ref(order), '<', upper));
       skip = offset - after;
     }
   }
-  const page = await select(q).limit(query.limit).offset(skip).execute();
-  return { rows: page as R[], total: p.total };
+  // Skipped rows are stepped over in an index only (late row lookup): the ids of the page first,
+  // then those 30 rows — never the full rows of the skipped ones.
+  const pageOf = async (direction: 'asc' | 'desc', limit: number, from: number) => {
+    if (from === 0 && direction === 'desc') return select(q).limit(limit).execute();
+    const ids = q.select('id').orderBy(order, direction).orderBy('id', direction).limit(limit).offset(from);
+    return select(base().where('id', 'in', ids)).execute();
+  };
+  if (skip === offset && offset > p.total / 2) {
+    // No day bound, and the page is in the older half: read it from the oldest end instead, so
+    // the offset skipped is total − offset rather than offset (page 10,000 of 337,000 skips
+    // 37,000 rows, not 300,000). The outer query restores the newest-first order.
+    const end = Math.min(offset + query.limit, p.total);
+    return { rows: (await pageOf('asc', end - offset, p.total - end)) as R[], total: p.total };
+  }
+  return { rows: (await pageOf('desc', query.limit, skip)) as R[], total: p.total };
 }
