@@ -31,8 +31,17 @@ export interface RunningServer {
 
 let built: Promise<void> | undefined;
 
-/** Extra node flags for the server, for experiments (BENCH_SERVER_FLAGS="--trace-gc …"). */
-const SERVER_NODE_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+/**
+ * The node flags `npm start` gives the server, read from its script (apps/server/package.json) so
+ * that the benchmarks run exactly what operators run; BENCH_SERVER_FLAGS adds more (e.g. `--trace-gc`).
+ */
+function serverNodeFlags(): string[] {
+  const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'apps/server/package.json'), 'utf8'));
+  const start = /\bnode ((?:--\S+ )*)dist\/main\.js/.exec(manifest.scripts.start);
+  if (!start)
+    throw new Error('apps/server/package.json: the start script no longer runs node … dist/main.js');
+  return `${start[1]} ${process.env.BENCH_SERVER_FLAGS ?? ''}`.split(' ').filter(Boolean);
+}
 
 /**
  * Starts the server as `npm start` runs it — the bundled `apps/server/dist/main.js`, built once
@@ -46,7 +55,7 @@ export async function startServer(
   built ??= run(process.execPath, ['apps/server/build.mjs']);
   await built;
   const port = await freePort();
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'apps/server/dist/main.js'], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), 'apps/server/dist/main.js'], {
     cwd: repoRoot,
     env: {
       ...process.env,

@@ -28,8 +28,14 @@ export async function* streamSqliteRows<Row>(
   query: CompiledQuery<Row>,
   batchSize: number,
 ): AsyncGenerator<Row[]> {
+  // Batches wanted from the worker, shared with it (see the worker's protocol).
+  const credits = new Int32Array(new SharedArrayBuffer(4));
+  const want = () => {
+    Atomics.add(credits, 0, 1);
+    Atomics.notify(credits, 0);
+  };
   const worker = new Worker(WORKER_URL, {
-    workerData: { file, sql: query.sql, parameters: query.parameters, batchSize },
+    workerData: { file, sql: query.sql, parameters: query.parameters, batchSize, credits },
     // The worker is plain JavaScript: no need to load the TypeScript loader a second time.
     execArgv: [],
     // Everything the worker allocates dies within a batch: a small young generation is enough,
@@ -47,7 +53,7 @@ export async function* streamSqliteRows<Row>(
   worker.on('error', (error) => receive({ error: error.message }));
   worker.on('exit', (code) => receive({ exit: code }));
   try {
-    for (let i = 0; i < PREFETCH; i += 1) worker.postMessage(1);
+    for (let i = 0; i < PREFETCH; i += 1) want();
     let toRow: ((values: unknown[]) => Row) | undefined;
     for (;;) {
       if (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
@@ -55,7 +61,7 @@ export async function* streamSqliteRows<Row>(
       if ('columns' in message) toRow = rowMaker<Row>(message.columns);
       else if ('batch' in message) {
         // Ask for the next batch before formatting this one, so both threads work at once.
-        worker.postMessage(1);
+        want();
         yield (JSON.parse(Buffer.from(message.batch).toString('utf8')) as unknown[][]).map(
           toRow as (values: unknown[]) => Row,
         );

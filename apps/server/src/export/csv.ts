@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { ByteChunks } from './chunks.ts';
 import { type ExportColumn, looksLikeFormula } from './columns.ts';
 
 const BOM = '\uFEFF';
@@ -14,23 +15,24 @@ export function csvField(value: string | number | null | undefined): string {
 
 /**
  * Streams CSV (UTF-8 with a BOM so Excel reads the encoding, CRLF line ends) from batches of
- * rows; one string per batch keeps the per-row overhead to a join.
+ * rows, in chunks of bytes (see ByteChunks).
  */
 export function csvStream<Row>(batches: AsyncIterable<Row[]>, columns: ExportColumn<Row>[]): Readable {
-  async function* lines() {
-    yield `${BOM}${columns.map((c) => csvField(c.header)).join(',')}\r\n`;
+  async function* chunks() {
+    const out = new ByteChunks();
+    out.add(`${BOM}${columns.map((c) => csvField(c.header)).join(',')}\r\n`);
     for await (const batch of batches) {
-      let chunk = '';
       for (const row of batch) {
         let line = '';
         for (let i = 0; i < columns.length; i += 1) {
           if (i > 0) line += ',';
           line += csvField((columns[i] as ExportColumn<Row>).value(row));
         }
-        chunk += `${line}\r\n`;
+        out.add(`${line}\r\n`);
       }
-      if (chunk) yield chunk;
+      yield* out.take();
     }
+    yield* out.take(true);
   }
-  return Readable.from(lines(), { objectMode: false });
+  return Readable.from(chunks(), { objectMode: false });
 }

@@ -18,6 +18,7 @@ import yazl from 'yazl';
   }
 }
 
+import { ByteChunks } from './chunks.ts';
 import { type ExportColumn, looksLikeFormula } from './columns.ts';
 
 /**
@@ -40,7 +41,7 @@ export function xlsxStream<Row>(
   add('xl/workbook.xml', workbook(sheetName));
   add('xl/_rels/workbook.xml.rels', WORKBOOK_RELS);
   add('xl/styles.xml', STYLES);
-  const sheet = Readable.from(sheetXml(batches, columns), { objectMode: false, highWaterMark: 1 << 20 });
+  const sheet = Readable.from(sheetXml(batches, columns), { objectMode: false });
   const output = zip.outputStream as unknown as Readable;
   // A failed query must end the download with an error, not leave the zip waiting forever; a
   // download that ends early (the client went away) must stop the query and its reader.
@@ -51,31 +52,35 @@ export function xlsxStream<Row>(
   return output;
 }
 
+/** The worksheet's XML as chunks of bytes (see ByteChunks). */
 export async function* sheetXml<Row>(batches: AsyncIterable<Row[]>, columns: ExportColumn<Row>[]) {
   const letters = columns.map((_, i) => columnLetters(i));
   const widths = columns.map((c) => Math.min(60, Math.max(10, c.header.length + 2)));
-  yield `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="${NS}"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews><cols>${widths
-    .map((w, i) => `<col min="${i + 1}" max="${i + 1}" width="${w}" customWidth="1"/>`)
-    .join(
-      '',
-    )}</cols><sheetData><row r="1">${columns.map((c, i) => textCell(`${letters[i]}1`, c.header, HEADER_STYLE)).join('')}</row>`;
+  const out = new ByteChunks();
+  out.add(
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="${NS}"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews><cols>${widths
+      .map((w, i) => `<col min="${i + 1}" max="${i + 1}" width="${w}" customWidth="1"/>`)
+      .join(
+        '',
+      )}</cols><sheetData><row r="1">${columns.map((c, i) => textCell(`${letters[i]}1`, c.header, HEADER_STYLE)).join('')}</row>`,
+  );
   // Row and cell references are optional in the format, but some readers (ExcelJS among them)
   // insist on them, so every row and cell carries one.
   let rowNumber = 1;
   for await (const batch of batches) {
-    let chunk = '';
     for (const row of batch) {
       rowNumber += 1;
       const n = String(rowNumber);
-      chunk += `<row r="${n}">`;
+      let xml = `<row r="${n}">`;
       for (let i = 0; i < columns.length; i += 1) {
-        chunk += cell((letters[i] as string) + n, (columns[i] as ExportColumn<Row>).value(row));
+        xml += cell((letters[i] as string) + n, (columns[i] as ExportColumn<Row>).value(row));
       }
-      chunk += '</row>';
+      out.add(`${xml}</row>`);
     }
-    if (chunk) yield chunk;
+    yield* out.take();
   }
-  yield '</sheetData></worksheet>';
+  out.add('</sheetData></worksheet>');
+  yield* out.take(true);
 }
 
 const HEADER_STYLE = 1;
