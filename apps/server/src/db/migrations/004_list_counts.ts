@@ -145,7 +145,11 @@ export function listCountsMigration(dialect: Dialect) {
           .columns([spec.order, 'id', ...widened])
           .execute();
       }
-      if (dialect === 'postgres') await sql`ANALYZE list_totals, list_days`.execute(db);
+      if (dialect === 'postgres') {
+        // ILIKE over a column's few thousand values (e-mails): trigram lookup, not a scan.
+        await sql`CREATE INDEX list_totals_val_trgm ON list_totals USING gin (val gin_trgm_ops)`.execute(db);
+        await sql`ANALYZE list_totals, list_days`.execute(db);
+      }
     },
   };
 }

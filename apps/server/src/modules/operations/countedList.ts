@@ -62,7 +62,7 @@ function toMap(list: { day: string; n: unknown }[]): Map<string, number> {
 /** Columns with a `COLLATE NOCASE` index on SQLite (migration 001). */
 const nocase = new Set(['email', 'user_email', 'make', 'model']);
 
-/** Below this share of the table, SQLite reads the filter's index and sorts instead of walking. */
+/** Below this share of the table, a list reads the filter's index and sorts instead of walking. */
 const WALK_SHARE = 0.02;
 /** Sum day counts over at most this many matching values (else: the general path). */
 const MAX_DAY_VALUES = 200;
@@ -90,8 +90,10 @@ function plan(
       sql`SELECT day, n FROM list_days WHERE tbl = ${table} AND col = '' AND val = ''`,
     );
 
-  // Only SQLite chooses between walking and sorting; PostgreSQL's planner has statistics.
-  const share = async (total: number) => db.dialect === 'postgres' || total >= WALK_SHARE * (await all());
+  // Few matches: read them through the filter's own index and sort, rather than walk the time
+  // index hoping to meet 30 of them soon (PostgreSQL's estimates for ILIKE are too rough to
+  // decide this well: it walked 13,000 index entries for 30 of 1,900 'city' models).
+  const share = async (total: number) => total >= WALK_SHARE * (await all());
 
   if (filter === null) {
     return async () => ({ total: await all(), days: async () => toMap(await allDays()), walk: true });
@@ -107,12 +109,14 @@ function plan(
         rule.match === 'contains'
           ? sql`val ${db.dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`} ${likePattern(String(value))} ESCAPE '\\'`
           : sql`val = ${rule.match === 'flag' ? (value ? '1' : '0') : String(value)}`;
-      const values = await rows<{ val: string; n: unknown }>(
+      // The table's own row (col '') comes along: one round trip for both.
+      const found = await rows<{ col: string; val: string; n: unknown }>(
         db,
-        sql`SELECT val, n FROM list_totals WHERE tbl = ${table} AND col = ${column} AND ${matching}`,
+        sql`SELECT col, val, n FROM list_totals WHERE tbl = ${table} AND ((col = ${column} AND ${matching}) OR (col = '' AND val = ''))`,
       );
+      const values = found.filter((v) => v.col === column);
       const total = sumOf(values);
-      const walk = await share(total);
+      const walk = total >= WALK_SHARE * sumOf(found.filter((v) => v.col === ''));
       const vals = values.map((v) => v.val);
       return {
         total,
@@ -234,9 +238,25 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
   const offset = (query.page - 1) * query.limit;
   const order = COUNTED_TABLES[table].order;
   const planned = plan(db, table, filter);
-  if (!planned) return fetchPage(base().where(ruleWhere as never), select, query);
-  if (db.dialect === 'postgres' && offset === 0 && filter?.rule.match !== 'atMost') {
-    // Page 1 does not depend on the counts here: ask for both at once (two pooled connections).
+  if (!planned) {
+    if (filter && offset === 0) {
+      // One uncounted filter (licence plate: trigram / FTS index): the page and its total from
+      // one pass over the matches instead of two.
+      const counted = (await select(base().where(ruleWhere as never))
+        .select(sql<number>`count(*) over ()`.as('total_rows'))
+        .limit(query.limit)
+        .execute()) as (R & { total_rows: unknown })[];
+      return {
+        rows: counted.map(({ total_rows: _, ...row }) => row as R),
+        total: Number(counted[0]?.total_rows ?? 0),
+      };
+    }
+    return fetchPage(base().where(ruleWhere as never), select, query);
+  }
+  const parallel = filter === null || filter?.rule.match === 'exact' || filter?.rule.match === 'flag';
+  if (db.dialect === 'postgres' && offset === 0 && parallel) {
+    // Page 1 does not depend on the counts here (the exact filters have their (value, time)
+    // indexes): ask for both at once, on two pooled connections.
     const [p, page] = await Promise.all([
       planned(),
       select(base().where(ruleWhere as never))
@@ -248,7 +268,7 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
   const p = await planned();
   if (offset >= p.total) return { rows: [], total: p.total };
 
-  const walk = db.dialect === 'sqlite' ? p.walk : true;
+  const walk = p.walk;
   const condition = p.where?.(walk);
   let q = p.where ? (condition ? base().where(() => condition) : base()) : base().where(ruleWhere as never);
   let skip = offset;
@@ -275,6 +295,18 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
   // Skipped rows are stepped over in an index only (late row lookup): the ids of the page first,
   // then those 30 rows — never the full rows of the skipped ones.
   const pageOf = async (direction: 'asc' | 'desc', limit: number, from: number) => {
+    if (!walk && db.dialect === 'postgres') {
+      // Sorting few matches: an order PostgreSQL cannot take from the time index (the same
+      // order: the time is never null) makes it use the filter's index.
+      return select(q)
+        .clearOrderBy()
+        .orderBy(sql`${sql.ref(order)} || ''`, direction)
+        .orderBy('id', direction)
+        .limit(limit)
+        .offset(from)
+        .execute()
+        .then((r) => (direction === 'asc' ? r.reverse() : r));
+    }
     if (from === 0 && direction === 'desc') return select(q).limit(limit).execute();
     const ids = q.select('id').orderBy(order, direction).orderBy('id', direction).limit(limit).offset(from);
     return select(base().where('id', 'in', ids)).execute();
