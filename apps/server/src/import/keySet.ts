@@ -64,8 +64,10 @@ export class KeySet {
     const e = this.size;
     if (e === this.starts.length) this.growEntries();
     if (this.bytesUsed + n > this.bytes.length) {
-      let size = this.bytes.length * 2;
-      while (size < this.bytesUsed + n) size *= 2;
+      // Half again, not double: while growing, the old and new arrays both live, and long keys
+      // (a text's 64-character hash) make this the biggest array of an import.
+      let size = Math.ceil(this.bytes.length * 1.5);
+      while (size < this.bytesUsed + n) size = Math.ceil(size * 1.5);
       const grown = new Uint8Array(size);
       grown.set(this.bytes.subarray(0, this.bytesUsed));
       this.bytes = grown;

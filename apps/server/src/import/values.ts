@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** Cell values → stored values. Each parser returns the value, or a `Reason` saying why not. */
 
@@ -80,5 +80,8 @@ export function optionalText(raw: string, label: string, max: number): string | 
   return v;
 }
 
-/** sha-256 hex of a cause / symptom / solution: the short form of its natural key (as the seed stores it). */
-export const textHash = (text: string) => createHash('sha256').update(text).digest('hex');
+/**
+ * sha-256 hex of a cause / symptom / solution: the short form of its natural key (as the seed
+ * stores it). The one-shot `hash` is several times faster than a `createHash` object per row.
+ */
+export const textHash = (text: string) => hash('sha256', text, 'hex');
