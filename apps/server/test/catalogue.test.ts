@@ -263,6 +263,10 @@ describe.each(DIALECTS)('command catalogues on %s', (dialect) => {
         'Injector Coding',
         'Service Reset',
       ]);
+      // A short last page, and a page past the end, still count every group.
+      const short = (await get('/api/CustomCommands?limit=3&page=2')).json();
+      expect(short).toMatchObject({ total: 4, data: [{ function_name: 'Service Reset' }] });
+      expect((await get('/api/CustomCommands?limit=3&page=3')).json()).toEqual({ data: [], total: 4 });
     });
 
     it('lists actuation cards per type with all their details', async () => {
