@@ -86,13 +86,18 @@ export function openDatabase(config: DatabaseConfig, options: { schema?: string 
     async *streamRows<Row>(query: CompiledQuery<Row>, batchSize = STREAM_BATCH) {
       const client = await pool.connect();
       const cursor = client.query(new Cursor<Row>(query.sql, query.parameters as unknown[]));
+      // The next batch is asked for before this one is handed out, so PostgreSQL reads and sends
+      // it while the export formats this one (one batch ahead: memory stays bounded).
+      let next: Promise<Row[]> | undefined = cursor.read(batchSize);
       try {
-        for (;;) {
-          const rows = await cursor.read(batchSize);
+        while (next) {
+          const rows: Row[] = await next;
+          next = rows.length === batchSize ? cursor.read(batchSize) : undefined;
           if (rows.length > 0) yield rows;
-          if (rows.length < batchSize) return;
         }
       } finally {
+        // A read still under way must settle before the cursor can close.
+        await next?.catch(() => undefined);
         await cursor.close();
         client.release();
       }

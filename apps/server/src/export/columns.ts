@@ -8,10 +8,12 @@ export interface ExportColumn<Row> {
 }
 
 /**
- * Spreadsheet programs run a cell that starts with one of these as a formula (CSV injection);
- * decisions §4 says such text is neutralised.
+ * Spreadsheet programs run a cell that starts with one of = + - @ tab CR as a formula (CSV
+ * injection); decisions §4 says such text is neutralised. A lone '-' (the screens' "empty") is
+ * left alone. Char codes rather than a regular expression: this runs for every cell of an export.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** True for text a spreadsheet could run; a lone '-' (the screens' "empty") is left alone. */
-export const looksLikeFormula = (text: string) => FORMULA_START.test(text) && text !== '-';
+export function looksLikeFormula(text: string): boolean {
+  const first = text.charCodeAt(0);
+  if (first === 45) return text.length > 1; // '-'
+  return first === 61 || first === 43 || first === 64 || first === 9 || first === 13;
+}
