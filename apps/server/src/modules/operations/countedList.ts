@@ -202,7 +202,18 @@ function plan(
                 sql`SELECT substr(${order}, 1, 10) AS day, count(*) AS n FROM ${sql.table(table)} WHERE ${edge} GROUP BY substr(${order}, 1, 10)`,
               ),
             ]);
-            return toMap([...w, ...p]);
+            const map = toMap([...w, ...p]);
+            // The newest rows may all end after `to`: the day just above the newest matching one
+            // (with no matches) bounds page 1 too, so it does not walk through them.
+            const newest = [...map.keys()].sort().at(-1);
+            if (newest !== undefined) {
+              const [above] = await rows<{ day: string | null }>(
+                db,
+                sql`SELECT min(day) AS day FROM list_days WHERE tbl = ${table} AND col = '' AND val = '' AND day > ${newest}`,
+              );
+              if (above?.day) map.set(above.day, 0);
+            }
+            return map;
           },
         },
         // Walking in time order from the day bound, the end-time index must not be used: it would
@@ -274,9 +285,8 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
   let skip = offset;
   if (p.days && walk && (offset > 0 || filter?.rule.match === 'atMost')) {
     // Newest day first: find the day holding row `offset`, read from the bound above it.
-    const days = [...(await p.days()).entries()]
-      .filter(([, n]) => n > 0)
-      .sort((a, b) => (a[0] < b[0] ? 1 : -1));
+    // Days with no match still bound the walk when skipped (none of their rows match).
+    const days = [...(await p.days()).entries()].sort((a, b) => (a[0] < b[0] ? 1 : -1));
     let after = 0;
     let bound: string | undefined;
     for (const [day, n] of days) {
