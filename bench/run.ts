@@ -2,6 +2,7 @@
 import { benchExport } from './export.ts';
 import { benchImport } from './import.ts';
 import { benchLists } from './lists.ts';
+import { benchOperations } from './operations.ts';
 
 console.log('== list endpoints on the demo database (SQLite)');
 await benchLists();
@@ -11,5 +12,7 @@ if (process.env.BENCH_DATABASE_URL) {
 }
 console.log('== exports of 1,000,000 rows');
 await benchExport();
+console.log('== operations lists at 1,000,000 rows (BENCH_OPS_PG for PostgreSQL)');
+await benchOperations();
 console.log('== imports');
 await benchImport();
