@@ -74,7 +74,7 @@ const sourceLocations = {
 };
 
 const started = performance.now();
-await esbuild.build({
+const result = await esbuild.build({
   entryPoints: [path.join(sources, 'main.ts')],
   outfile,
   bundle: true,
@@ -85,7 +85,16 @@ await esbuild.build({
   keepNames: true,
   logLevel: 'warning',
   plugins: [externalPackages, sourceLocations],
+  write: false,
 });
+// Written aside and renamed into place: a server starting while another build runs (parallel
+// benchmarks, a second `npm start`) never reads a half-written file.
+fs.mkdirSync(path.dirname(outfile), { recursive: true });
+for (const file of result.outputFiles) {
+  const partial = `${file.path}.${process.pid}.tmp`;
+  fs.writeFileSync(partial, file.contents);
+  fs.renameSync(partial, file.path);
+}
 console.log(
   `Built the server (${path.relative(process.cwd(), outfile)}) in ${Math.round(performance.now() - started)} ms.`,
 );
