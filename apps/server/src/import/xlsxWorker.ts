@@ -11,6 +11,9 @@ import { ZipArchive } from './zip.ts';
  * the main thread has taken.
  */
 
+/** Rows per message to the main thread (with 4 messages in flight, a few MB at most). */
+const ROWS_PER_MESSAGE = 4000;
+
 const port = parentPort as NonNullable<typeof parentPort>;
 let reading: SheetReading | null = null;
 let credits = 0;
@@ -43,16 +46,26 @@ async function read(request: ReadRequest) {
         : new SharedStrings();
     reading = readSheetPart(zip, request.part, request.name, sst);
     if (request.only) reading.only(request.only);
-    for await (const rows of reading.rows) {
+    // The parser yields a batch per inflated chunk (~1,000 rows); posting a few together means
+    // fewer messages and fewer pipeline steps per row on the main thread.
+    let pending: SheetRow[] = [];
+    const send = async (progress: number) => {
       while (credits === 0 && !cancelled) await new Promise<void>((resolve) => (wake = resolve));
-      if (cancelled) break;
+      if (cancelled) return;
       credits--;
-      const packed = packRows(rows);
-      post({ type: 'rows', ...packed, progress: reading.progress() }, [
+      const packed = packRows(pending);
+      pending = [];
+      post({ type: 'rows', ...packed, progress }, [
         packed.numbers.buffer as ArrayBuffer,
         packed.lengths.buffer as ArrayBuffer,
       ]);
+    };
+    for await (const rows of reading.rows) {
+      for (const row of rows) pending.push(row);
+      if (pending.length >= ROWS_PER_MESSAGE) await send(reading.progress());
+      if (cancelled) break;
     }
+    if (pending.length > 0 && !cancelled) await send(1);
     post({ type: 'end', inflated: zip.inflated - request.inflated });
   } catch (error) {
     post({
