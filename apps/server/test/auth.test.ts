@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInvitation } from '../src/auth/repository.ts';
 import { hashToken } from '../src/auth/tokens.ts';
-import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
+import { createTestApp, DIALECTS, secondServer, signedIn, type TestContext } from './helpers.ts';
 
 describe.each(DIALECTS)('accounts on %s', (dialect) => {
   let t: TestContext;
@@ -101,6 +101,25 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
     const limited = await login(email, 'a long password', '10.1.0.99');
     expect(limited.statusCode).toBe(429);
     expect(limited.json().error).toMatch(/Too many failed sign-in attempts/);
+  });
+
+  it('counts failures together across servers sharing the database', async () => {
+    const other = await secondServer(t);
+    const email = 'shared@example.com';
+    const attempt = (app: typeof t.app, i: number) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email, password: `wrong ${i}` },
+        remoteAddress: `10.2.0.${i}`,
+      });
+    try {
+      for (let i = 0; i < 5; i += 1) expect((await attempt(i % 2 ? other : t.app, i)).statusCode).toBe(401);
+      expect((await attempt(t.app, 98)).statusCode).toBe(429);
+      expect((await attempt(other, 99)).statusCode).toBe(429);
+    } finally {
+      await other.close();
+    }
   });
 
   it('revokes the token on logout', async () => {

@@ -39,6 +39,21 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
+async function appOver(db: Db): Promise<FastifyInstance> {
+  const app = await buildApp({
+    config: { corsOrigins: [], webRoot: path.join(os.tmpdir(), 'no-web-app'), logLevel: 'silent' },
+    db,
+    logger: false,
+  });
+  await app.ready();
+  return app;
+}
+
+/** Another server process's app over the same database, as when several servers share one. */
+export function secondServer(t: TestContext): Promise<FastifyInstance> {
+  return appOver(t.db);
+}
+
 /** A fresh, migrated, empty database of the dialect and an app over it (no listening). */
 export async function createTestApp(dialect: Dialect): Promise<TestContext> {
   const name = `t_${randomBytes(6).toString('hex')}`;
@@ -62,12 +77,7 @@ export async function createTestApp(dialect: Dialect): Promise<TestContext> {
     };
   }
   await migrate(db);
-  const app = await buildApp({
-    config: { corsOrigins: [], webRoot: path.join(os.tmpdir(), 'no-web-app'), logLevel: 'silent' },
-    db,
-    logger: false,
-  });
-  await app.ready();
+  const app = await appOver(db);
   return {
     app,
     db,

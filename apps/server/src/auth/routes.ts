@@ -31,14 +31,14 @@ const LOGIN_FAILED = 'Invalid email or password';
 
 export function authRoutes(app: FastifyInstance, db: Kysely<Database>) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const throttle = new LoginThrottle();
+  const throttle = new LoginThrottle(db);
 
   r.post(
     '/api/login',
     { config: { public: true }, schema: { body: loginBodySchema, response: { 200: sessionResponseSchema } } },
     async (request) => {
       const email = normaliseEmail(request.body.email);
-      const wait = throttle.retryAfter(email, request.ip);
+      const wait = await throttle.retryAfter(email, request.ip);
       if (wait > 0) {
         throw new HttpError(
           'RATE_LIMITED',
@@ -48,10 +48,10 @@ export function authRoutes(app: FastifyInstance, db: Kysely<Database>) {
       const operator = await findOperatorByEmail(db, email);
       const ok = await verifyPassword(operator?.password_hash ?? (await decoyHash()), request.body.password);
       if (!operator || !ok) {
-        throttle.fail(email, request.ip);
+        await throttle.fail(email, request.ip);
         throw unauthorized(LOGIN_FAILED);
       }
-      throttle.succeed(email);
+      await throttle.succeed(email);
       const token = await createSession(db, operator.id);
       request.log.info({ operatorId: operator.id }, 'signed in');
       return { token, operator: { id: operator.id, email: operator.email, role: operator.role as 'viewer' } };

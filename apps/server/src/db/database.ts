@@ -17,6 +17,7 @@ import { initialMigration } from './migrations/001_initial.ts';
 import { importsMigration } from './migrations/002_imports.ts';
 import { runSearchMigration } from './migrations/003_run_search.ts';
 import { listCountsMigration } from './migrations/004_list_counts.ts';
+import { loginFailuresMigration } from './migrations/005_login_failures.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -113,6 +114,7 @@ export async function migrate(db: Db): Promise<void> {
     '002_imports': importsMigration(),
     '003_run_search': runSearchMigration(db.dialect),
     '004_list_counts': listCountsMigration(db.dialect),
+    '005_login_failures': loginFailuresMigration(),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.
