@@ -19,7 +19,11 @@ export function loginFailuresMigration() {
         .on('login_failures')
         .columns(['subject', 'failed_at'])
         .execute();
-      await db.schema.createIndex('login_failures_failed_at_idx').on('login_failures').columns(['failed_at']).execute();
+      await db.schema
+        .createIndex('login_failures_failed_at_idx')
+        .on('login_failures')
+        .columns(['failed_at'])
+        .execute();
     },
   };
 }
