@@ -12,6 +12,7 @@ import type { Db } from './db/database.ts';
 import { ExportRegistry } from './export/registry.ts';
 import { exportRoutes } from './export/routes.ts';
 import { registerErrorHandler } from './lib/errorHandler.ts';
+import { registerResponseCache } from './lib/responseCache.ts';
 import { catalogueRoutes } from './modules/catalogue/routes.ts';
 import { faultCodeRoutes } from './modules/faultCodes/routes.ts';
 import { operationsRoutes } from './modules/operations/routes.ts';
@@ -25,7 +26,7 @@ declare module 'fastify' {
 }
 
 export interface AppOptions {
-  config: Pick<Config, 'corsOrigins' | 'webRoot' | 'logLevel'>;
+  config: Pick<Config, 'corsOrigins' | 'webRoot' | 'logLevel'> & Partial<Pick<Config, 'responseCache'>>;
   db: Db;
   logger?: FastifyServerOptions['logger'];
 }
@@ -61,7 +62,8 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   // Other origins only when listed (decisions §1); the app itself is served from the same origin.
   await app.register(cors, { origin: config.corsOrigins.length > 0 ? config.corsOrigins : false });
 
-  registerAuthentication(app, db.kysely);
+  registerAuthentication(app, db);
+  if (config.responseCache !== false) registerResponseCache(app);
   app.get('/api/health', { config: { public: true } }, async () => ({ ok: true }));
   authRoutes(app, db.kysely);
   const exports = new ExportRegistry();

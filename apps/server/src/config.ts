@@ -9,6 +9,8 @@ export interface Config {
   seed: 'demo' | 'none';
   corsOrigins: string[];
   logLevel: string;
+  /** Keep signed-in GET answers until the data changes (`lib/responseCache.ts`); off for benchmarks of the queries. */
+  responseCache: boolean;
   /** Where the built web app lives; served from `/` when it exists. */
   webRoot: string;
 }
@@ -36,6 +38,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`PORT must be a port number (got "${env.PORT}")`);
   const seed = (env.SEED ?? 'demo').toLowerCase();
   if (seed !== 'demo' && seed !== 'none') throw new Error(`SEED must be demo or none (got "${env.SEED}")`);
+  const responseCache = (env.RESPONSE_CACHE ?? 'on').toLowerCase();
+  if (responseCache !== 'on' && responseCache !== 'off')
+    throw new Error(`RESPONSE_CACHE must be on or off (got "${env.RESPONSE_CACHE}")`);
   return {
     port,
     host: env.HOST ?? '127.0.0.1',
@@ -46,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((s) => s.trim())
       .filter(Boolean),
     logLevel: env.LOG_LEVEL ?? 'info',
+    responseCache: responseCache === 'on',
     webRoot: path.join(repoRoot, 'apps', 'web', 'dist'),
   };
 }

@@ -36,39 +36,48 @@ export const DIALECTS: Dialect[] = await (async () => {
 export interface TestContext {
   app: FastifyInstance;
   db: Db;
+  /** Another connection to the same database, as a second server process would hold. */
+  reopen(): Db;
   close(): Promise<void>;
 }
 
-async function appOver(db: Db): Promise<FastifyInstance> {
+async function appOver(db: Db, options: { closesDb?: boolean } = {}): Promise<FastifyInstance> {
   const app = await buildApp({
     config: { corsOrigins: [], webRoot: path.join(os.tmpdir(), 'no-web-app'), logLevel: 'silent' },
     db,
     logger: false,
   });
+  if (options.closesDb) app.addHook('onClose', () => db.close());
   await app.ready();
   return app;
 }
 
-/** Another server process's app over the same database, as when several servers share one. */
+/**
+ * Another server process's app over the same database, on a connection of its own (as when
+ * several servers share one database); closing the app closes that connection.
+ */
 export function secondServer(t: TestContext): Promise<FastifyInstance> {
-  return appOver(t.db);
+  return appOver(t.reopen(), { closesDb: true });
 }
 
 /** A fresh, migrated, empty database of the dialect and an app over it (no listening). */
 export async function createTestApp(dialect: Dialect): Promise<TestContext> {
   const name = `t_${randomBytes(6).toString('hex')}`;
   let db: Db;
+  let reopen: () => Db;
   let dropDatabase: () => Promise<void>;
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obd-test-'));
-    db = openDatabase({ dialect: 'sqlite', file: path.join(dir, `${name}.sqlite`) });
+    reopen = () => openDatabase({ dialect: 'sqlite', file: path.join(dir, `${name}.sqlite`) });
+    db = reopen();
     dropDatabase = async () => fs.rmSync(dir, { recursive: true, force: true });
   } else {
     const admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
     await admin.query(`CREATE SCHEMA ${name}`);
     await admin.end();
-    db = openDatabase({ dialect: 'postgres', url: PG_URL }, { schema: name });
+    reopen = () => openDatabase({ dialect: 'postgres', url: PG_URL }, { schema: name });
+    db = reopen();
     dropDatabase = async () => {
       const c = new pg.Client({ connectionString: PG_URL });
       await c.connect();
@@ -81,6 +90,7 @@ export async function createTestApp(dialect: Dialect): Promise<TestContext> {
   return {
     app,
     db,
+    reopen,
     async close() {
       await app.close();
       await db.close();

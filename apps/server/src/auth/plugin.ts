@@ -1,14 +1,17 @@
 import type { Role } from '@obd/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Db } from '../db/database.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
-import { findSessionOperator, type SignedInOperator } from './repository.ts';
+import { VersionedCache } from '../lib/versionedCache.ts';
+import { readSession, type SessionRow, type SignedInOperator, sessionOperator } from './repository.ts';
+import { hashToken } from './tokens.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in operator; set on every route that is not public. */
     operator?: SignedInOperator;
+    /** The database's data version when the request began (`Db.dataVersion`); private routes. */
+    dataVersion?: string;
   }
   interface FastifyContextConfig {
     /** Reachable without signing in (login, sign-up, health). */
@@ -30,12 +33,29 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  * Every `/api` route is private unless its config says `public: true` — safe by default, so a
  * route added later cannot leak by forgetting a check. Roles are checked here as well.
  */
-export function registerAuthentication(app: FastifyInstance, db: Kysely<Database>) {
+export function registerAuthentication(app: FastifyInstance, db: Db) {
+  // Session rows by token hash, valid while nothing in the database changes: a sign-out or
+  // revocation in any process changes the data version and so retires them all. Expiry and idle
+  // time are still judged on every request (`sessionOperator`).
+  const sessions = new VersionedCache<SessionRow>(10_000);
+  const operatorOf = async (token: string, version: string) => {
+    const hash = hashToken(token);
+    let row = sessions.get(hash, version);
+    if (!row) {
+      row = await readSession(db.kysely, hash);
+      // Read after the version was taken: if anything changed meanwhile, the next request's
+      // version differs and this entry is never used.
+      if (row) sessions.set(hash, version, row);
+    }
+    return row && sessionOperator(db.kysely, row);
+  };
+
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     if (!request.url.startsWith('/api') || config.public) return;
     const token = bearerToken(request);
-    const operator = token ? await findSessionOperator(db, token) : undefined;
+    request.dataVersion = await db.dataVersion();
+    const operator = token ? await operatorOf(token, request.dataVersion) : undefined;
     if (!operator) {
       throw unauthorized(
         token ? 'Your session has ended. Sign in again.' : 'Sign in to continue: this request needs a token.',

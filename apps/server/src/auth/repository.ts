@@ -66,12 +66,20 @@ export async function createSession(db: Kysely<Database>, operatorId: number): P
   return token;
 }
 
-/** The operator behind a bearer token, or undefined when it is unknown, revoked, idle or expired. */
-export async function findSessionOperator(
-  db: Kysely<Database>,
-  token: string,
-): Promise<SignedInOperator | undefined> {
-  const row = await db
+/** What a request's sign-in check needs of its session (see `sessionOperator`). */
+export interface SessionRow {
+  sessionId: number;
+  last_seen_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  id: number;
+  email: string;
+  role: string;
+}
+
+/** The session with this token hash and its operator, whatever the session's state. */
+export function readSession(db: Kysely<Database>, tokenHash: string): Promise<SessionRow | undefined> {
+  return db
     .selectFrom('sessions')
     .innerJoin('operators', 'operators.id', 'sessions.operator_id')
     .select([
@@ -83,9 +91,19 @@ export async function findSessionOperator(
       'operators.email',
       'operators.role',
     ])
-    .where('sessions.token_hash', '=', hashToken(token))
+    .where('sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();
-  if (!row || row.revoked_at) return undefined;
+}
+
+/**
+ * The operator of a session, or undefined when it is revoked, idle or expired (judged now, so a
+ * row read a while ago is judged correctly too); refreshes last_seen_at now and then.
+ */
+export async function sessionOperator(
+  db: Kysely<Database>,
+  row: SessionRow,
+): Promise<SignedInOperator | undefined> {
+  if (row.revoked_at) return undefined;
   const now = Date.now();
   const lastSeen = Date.parse(row.last_seen_at);
   if (Date.parse(row.expires_at) <= now || lastSeen + SESSION_IDLE_MS <= now) return undefined;

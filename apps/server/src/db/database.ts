@@ -35,6 +35,12 @@ export interface Db {
    * client with a cursor). Memory stays at a few batches whatever the number of rows.
    */
   streamRows<Row>(query: CompiledQuery<Row>, batchSize?: number): AsyncGenerator<Row[]>;
+  /**
+   * A token that changes whenever committed data may have changed, in this process or any other
+   * sharing the database: equal tokens before and after a read mean nothing was written between.
+   * It keys the caches of answers that depend on the data only (`lib/responseCache.ts`).
+   */
+  dataVersion(): string | Promise<string>;
   close(): Promise<void>;
 }
 
@@ -56,9 +62,15 @@ export function openDatabase(config: DatabaseConfig, options: { schema?: string 
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    // `data_version` changes when another connection (another process, the export worker never
+    // writes) commits; `total_changes()` counts every row this connection has written, triggers
+    // included. Together they change on any write, at the cost of two in-process statement steps.
+    const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+    const totalChanges = sqlite.prepare('SELECT total_changes()').pluck();
     return {
       kysely,
       dialect: 'sqlite',
+      dataVersion: () => `${dataVersion.get()}.${totalChanges.get()}`,
       async *streamRows<Row>(query: CompiledQuery<Row>, batchSize = STREAM_BATCH) {
         // A file is read by a worker thread on its own connection (WAL gives it a consistent
         // snapshot while this one keeps serving). An in-memory database exists only on this
@@ -83,6 +95,13 @@ export function openDatabase(config: DatabaseConfig, options: { schema?: string 
   return {
     kysely,
     dialect: 'postgres',
+    // The snapshot lists every transaction that has an id and has not ended, and the next id to
+    // give out: a writing transaction changes it when it starts and again when it commits or
+    // rolls back, in any process (and any database of the cluster: a harmless extra change).
+    dataVersion: async () => {
+      const { rows } = await pool.query<{ v: string }>('SELECT pg_current_snapshot()::text AS v');
+      return rows[0]?.v ?? String(Math.random());
+    },
     ...(options.schema ? { schema: options.schema } : {}),
     async *streamRows<Row>(query: CompiledQuery<Row>, batchSize = STREAM_BATCH) {
       const client = await pool.connect();

@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import { VersionedCache } from './versionedCache.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Never answer this signed-in GET from the response cache (its answer is not the data's alone). */
+    uncached?: boolean;
+  }
+  interface FastifyRequest {
+    /** Answered from the response cache. */
+    cachedAnswer?: boolean;
+  }
+}
+
+/** Memory the cached answers may take (JavaScript strings: two bytes a character). */
+const MAX_BYTES = 32 * 1024 * 1024;
+
+interface Answer {
+  type: string;
+  body: string;
+}
+
+/**
+ * Keeps the JSON answers of signed-in GET requests until the data changes. A list's first page
+ * is asked for by every operator who opens the screen and by every sidebar click back to it;
+ * while nobody writes, the answer is the same text, so it is sent again instead of being
+ * re-queried and re-serialised. Entries are keyed by operator and address (an answer may depend
+ * on who asks, e.g. /api/me) and by the data version read before the request's queries ran
+ * (`request.dataVersion`, set by the sign-in check), so an answer is never older than the data.
+ * Must be registered after the sign-in check: a cached answer is still refused without a session.
+ */
+export function registerResponseCache(app: FastifyInstance) {
+  const answers = new VersionedCache<Answer>(MAX_BYTES, (a) => 2 * (a.body.length + a.type.length) + 100);
+  const keyOf = (operatorId: number, url: string) => `${operatorId} ${url}`;
+
+  app.addHook('onRequest', async (request, reply) => {
+    const { operator, dataVersion } = request;
+    if (request.method !== 'GET' || !operator || dataVersion === undefined) return;
+    if (request.routeOptions.config.uncached) return;
+    const hit = answers.get(keyOf(operator.id, request.url), dataVersion);
+    if (!hit) return;
+    request.cachedAnswer = true;
+    return reply.type(hit.type).header('x-cache', 'hit').send(hit.body);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const { operator, dataVersion } = request;
+    if (request.cachedAnswer || !operator || dataVersion === undefined || request.method !== 'GET')
+      return payload;
+    if (reply.statusCode !== 200 || typeof payload !== 'string' || request.routeOptions.config.uncached)
+      return payload;
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('application/json'))
+      answers.set(keyOf(operator.id, request.url), dataVersion, { type, body: payload });
+    return payload;
+  });
+}

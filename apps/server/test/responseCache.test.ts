@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { revokeSession } from '../src/auth/repository.ts';
+import { insertFaultCodes } from './factories.ts';
+import { createTestApp, DIALECTS, secondServer, signedIn, type TestContext } from './helpers.ts';
+
+describe.each(DIALECTS)('answers kept until the data changes, on %s', (dialect) => {
+  let t: TestContext;
+  let headers: Record<string, string>;
+  const list = () => t.app.inject({ url: '/api/faultCodesList?dtc=P04', headers });
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    headers = (await signedIn(t.db)).headers;
+    await insertFaultCodes(t.db, [{ dtc: 'P0401' }, { dtc: 'P0402' }]);
+  });
+  afterAll(() => t.close());
+
+  it('answers a repeated request from the cache, and a write through this connection retires it', async () => {
+    const first = await list();
+    expect(first.headers['x-cache']).toBeUndefined();
+    const again = await list();
+    expect(again.headers['x-cache']).toBe('hit');
+    expect(again.body).toBe(first.body);
+    expect(again.headers['content-type']).toBe(first.headers['content-type']);
+
+    await insertFaultCodes(t.db, [{ dtc: 'P0403' }]);
+    const after = await list();
+    expect(after.headers['x-cache']).toBeUndefined();
+    expect(after.json().total).toBe(3);
+  });
+
+  it('sees a write committed by another connection (another server process) at once', async () => {
+    await list();
+    expect((await list()).headers['x-cache']).toBe('hit');
+    const other = t.reopen();
+    try {
+      await insertFaultCodes(other, [{ dtc: 'P0404' }]);
+    } finally {
+      await other.close();
+    }
+    const after = await list();
+    expect(after.headers['x-cache']).toBeUndefined();
+    expect(after.json().total).toBe(4);
+  });
+
+  it('keeps each operator its own answers', async () => {
+    const a = await signedIn(t.db);
+    const b = await signedIn(t.db);
+    for (let i = 0; i < 2; i += 1) {
+      expect((await t.app.inject({ url: '/api/me', headers: a.headers })).json().email).toBe(
+        a.operator.email,
+      );
+      expect((await t.app.inject({ url: '/api/me', headers: b.headers })).json().email).toBe(
+        b.operator.email,
+      );
+    }
+  });
+
+  it('never answers from the cache without a valid session', async () => {
+    expect((await list()).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/faultCodesList?dtc=P04' })).statusCode).toBe(401);
+    const wrong = { authorization: 'Bearer not-a-token' };
+    expect((await t.app.inject({ url: '/api/faultCodesList?dtc=P04', headers: wrong })).statusCode).toBe(401);
+  });
+
+  it('ends a session revoked by another server process at once, though this one had it cached', async () => {
+    const session = await signedIn(t.db);
+    const other = await secondServer(t);
+    try {
+      const me = () => t.app.inject({ url: '/api/me', headers: session.headers });
+      expect((await me()).statusCode).toBe(200);
+      expect((await me()).statusCode).toBe(200);
+      const out = await other.inject({ method: 'POST', url: '/api/logout', headers: session.headers });
+      expect(out.statusCode).toBeLessThan(300);
+      expect((await me()).statusCode).toBe(401);
+      expect(
+        (await t.app.inject({ url: '/api/faultCodesList?dtc=P04', headers: session.headers })).statusCode,
+      ).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('ends a session revoked in the database by any means', async () => {
+    const session = await signedIn(t.db);
+    const me = () => t.app.inject({ url: '/api/me', headers: session.headers });
+    expect((await me()).statusCode).toBe(200);
+    const other = t.reopen();
+    try {
+      const row = await other.kysely
+        .selectFrom('sessions')
+        .select('id')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      await revokeSession(other.kysely, row.id);
+    } finally {
+      await other.close();
+    }
+    expect((await me()).statusCode).toBe(401);
+  });
+});
