@@ -97,6 +97,10 @@ describe.each(DIALECTS)('command catalogues on %s', (dialect) => {
     await insertSpf(t.db, jazz, 'Steering Angle Reset', true, [
       { pid: '31 01 02', message: 'Centre', command_type: 'UDS' },
     ]);
+    // The Civic's step list again, for the Jazz's group: listed once on the card.
+    await insertSpf(t.db, jazz, 'Steering Angle Reset', false, [
+      { pid: '31 01 01', message: 'Centre the wheel', command_type: 'UDS' },
+    ]);
     for (let i = 0; i < 32; i += 1) {
       await insertOdometer(
         t.db,

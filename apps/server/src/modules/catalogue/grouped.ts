@@ -229,9 +229,10 @@ export async function* actuationCommandBatches(db: Db, q: VehicleFilters) {
 }
 
 /**
- * The SPFCommands answer as JSON text: each function's rows in order, their stored details arrays
- * spliced (see arrayItems) — unfiltered that is the whole table, ~270 KB of details that parsing,
- * checking and serialising again made the slowest list of the catalogue.
+ * The SPFCommands answer as JSON text. Each function lists every distinct step list of its rows
+ * once, in the order its first row puts it (several model groups of a make often share one list,
+ * and decisions §3 lists a command once, as ActuationCommands does); the stored details arrays
+ * are spliced in as they are (see arrayItems) rather than parsed, checked and serialised again.
  */
 export async function spfCommandsJson(db: Db, q: SpfCommandQuery): Promise<string> {
   const { keys, total } = await pageOfGroups(db.kysely, 'spf_commands', 'function_name', q);
@@ -240,16 +241,22 @@ export async function spfCommandsJson(db: Db, q: SpfCommandQuery): Promise<strin
       ? []
       : await db.kysely
           .selectFrom('spf_commands as c')
-          .select(['c.function_name', 'c.hard_coded', 'c.details'])
+          .select([
+            'c.function_name',
+            'c.details',
+            sql<number>`min(c.id)`.as('first'),
+            // A function is hard-coded when any of its rows is.
+            sql<number>`max(c.hard_coded)`.as('hard_coded'),
+          ])
           .where((eb) => eb.and([vehicleWhere(eb, q), eb('c.function_name', 'in', keys)]))
+          .groupBy(['c.function_name', 'c.details'])
           .orderBy('c.function_name')
-          .orderBy('c.id')
+          .orderBy('first')
           .execute();
   const groups = new Map<string, { hardCoded: boolean; details: string[] }>();
   for (const row of rows) {
     const group = groups.get(row.function_name) ?? { hardCoded: false, details: [] };
-    // A function is hard-coded when any of its rows is.
-    group.hardCoded ||= row.hard_coded === 1;
+    group.hardCoded ||= Number(row.hard_coded) === 1;
     const items = arrayItems(row.details);
     if (items) group.details.push(items);
     groups.set(row.function_name, group);
