@@ -156,7 +156,7 @@ describe('layout', { timeout: 20_000 }, () => {
     fireEvent.click(within(sidebar).getByRole('link', { name: 'Fault Code List' }));
     await screen.findByText('Page 2 of 4');
     expect(router.state.location.search).toBe('?make=Honda&page=2');
-    expect((screen.getByLabelText('Make') as HTMLInputElement).value).toBe('Honda');
+    expect((screen.getByLabelText('Make', { selector: 'input' }) as HTMLInputElement).value).toBe('Honda');
   });
 
   it('logs out: revokes the token, forgets the session, returns to login', async () => {

@@ -36,16 +36,8 @@ const columnCells = (index: number) =>
     .slice(1)
     .map((row) => within(row).getAllByRole('cell')[index]?.textContent);
 
-// jsdom has no ResizeObserver, which Mantine's Autocomplete dropdown asks for; nothing here measures.
-class NoResizeObserver {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
-  vi.stubGlobal('ResizeObserver', NoResizeObserver);
 });
 
 afterEach(() => {

@@ -27,9 +27,9 @@ import {
 } from '@obd/contract';
 import type { ListDeclaration } from '../../list/declaration.ts';
 import { fieldColumn } from '../../list/format.ts';
-import type { FilterField, TextFilterField } from '../../list/listState.ts';
+import type { FilterField } from '../../list/listState.ts';
+import { makeFilter, segmentSuggestions } from '../shared/suggestions.ts';
 import { commandMatches, commandType, describeCommandError, parseModules } from './commands.ts';
-import { makeSuggestions, segmentSuggestions } from './suggestions.ts';
 import {
   ActuationCards,
   NameList,
@@ -44,14 +44,6 @@ import {
  * The catalogue screens (spec §2.4–2.12, §8): each a declaration on the list engine, naming its
  * endpoint, filters, how its rows are drawn and its sentences.
  */
-
-const makeFilter = <Name extends string>(name: Name, label = 'Make'): TextFilterField<Name> => ({
-  kind: 'text',
-  name,
-  label,
-  placeholder: 'e.g. Honda',
-  suggestions: makeSuggestions,
-});
 
 /** Make, Model, Year: the filters of the command catalogues. */
 const VEHICLE_FILTERS: readonly FilterField<'make' | 'model' | 'year'>[] = [

@@ -10,6 +10,7 @@ import {
 import type { Column, ListDeclaration, ListMessages } from '../../list/declaration.ts';
 import { fieldColumn } from '../../list/format.ts';
 import type { FilterField } from '../../list/listState.ts';
+import { makeFilter } from '../shared/suggestions.ts';
 import { repairDifficultyLabel, severityLabel } from './format.ts';
 import { GenericPill } from './GenericPill.tsx';
 
@@ -23,7 +24,7 @@ type FaultCodeFilterName = Extract<keyof FaultCodeQuery, 'dtc' | 'make' | 'gener
 
 const FAULT_CODE_FILTERS: readonly FilterField<FaultCodeFilterName>[] = [
   { kind: 'text', name: 'dtc', label: 'DTC Code', placeholder: 'e.g. P0300' },
-  { kind: 'text', name: 'make', label: 'Make', placeholder: 'e.g. Honda' },
+  makeFilter('make'),
   {
     kind: 'select',
     name: 'generic',

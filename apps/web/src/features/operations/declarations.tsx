@@ -20,6 +20,7 @@ import { detailsColumn, fieldColumnsFromRows } from '../../list/columns.tsx';
 import type { Column, ListDeclaration } from '../../list/declaration.ts';
 import { dateTimeColumn, fieldColumn } from '../../list/format.ts';
 import type { FilterField, OptionSource, SelectOption } from '../../list/listState.ts';
+import { makeFilter } from '../shared/suggestions.ts';
 import { ScanReportAction } from './scanReport.tsx';
 
 /**
@@ -97,7 +98,7 @@ export const usersList: ListDeclaration<UserRow, FilterName<UserQuery>> = {
 
 const SCAN_FILTERS: readonly FilterField<FilterName<ScanQuery>>[] = [
   { kind: 'text', name: 'email', label: 'Email' },
-  { kind: 'text', name: 'make', label: 'Make', placeholder: 'e.g. Honda' },
+  makeFilter('make'),
   { kind: 'text', name: 'model', label: 'Model' },
   { kind: 'text', name: 'license_plate', label: 'License Plate' },
   { kind: 'text', name: 'country_id', label: 'Country ID', placeholder: 'e.g. 91' },
@@ -146,7 +147,7 @@ export const scansList: ListDeclaration<ScanRow, FilterName<ScanQuery>> = {
 
 const SPECIAL_FUNCTION_FILTERS: readonly FilterField<FilterName<SpecialFunctionQuery>>[] = [
   { kind: 'text', name: 'email', label: 'Email' },
-  { kind: 'text', name: 'make', label: 'Make', placeholder: 'e.g. Honda' },
+  makeFilter('make'),
   { kind: 'text', name: 'module', label: 'Module' },
   { kind: 'text', name: 'model', label: 'Model' },
   { kind: 'text', name: 'function_type', label: 'Function Type' },
@@ -199,7 +200,7 @@ export const specialFunctionsList: ListDeclaration<SpecialFunctionRow, FilterNam
 
 const ACTUATION_FILTERS: readonly FilterField<FilterName<ActuationRunQuery>>[] = [
   { kind: 'text', name: 'email', label: 'Email' },
-  { kind: 'text', name: 'make', label: 'Make', placeholder: 'e.g. Honda' },
+  makeFilter('make'),
   { kind: 'text', name: 'model', label: 'Model' },
   { kind: 'text', name: 'input', label: 'Input' },
   { kind: 'text', name: 'actuation_type', label: 'Actuation Type' },

@@ -221,7 +221,7 @@ describe('Cars Scans', { timeout: 20_000 }, () => {
     const { router } = renderRoutes(routes, '/ObdScanReport?page=3');
     await screen.findByRole('table', { name: 'Scan Details' });
 
-    fireEvent.change(screen.getByLabelText('Make'), { target: { value: 'Honda' } });
+    fireEvent.change(screen.getByLabelText('Make', { selector: 'input' }), { target: { value: 'Honda' } });
     fireEvent.change(screen.getByLabelText('Started on or after'), { target: { value: '2025-02-01' } });
     fireEvent.change(screen.getByLabelText('Ended on or before'), { target: { value: '2025-02-28' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));

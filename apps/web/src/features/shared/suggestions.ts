@@ -1,6 +1,6 @@
 import { MAKE_LIST_PATH, makeListSchema, SEGMENTS } from '@obd/contract';
 import { apiFetchParsed } from '../../lib/api.ts';
-import type { SuggestionSource } from '../../list/listState.ts';
+import type { SuggestionSource, TextFilterField } from '../../list/listState.ts';
 
 /** Every make of the make list (decisions §5: make inputs suggest makes), asked once and cached. */
 export const makeSuggestions: SuggestionSource = {
@@ -16,3 +16,12 @@ export const segmentSuggestions: SuggestionSource = {
   key: 'segments',
   load: () => Promise.resolve(SEGMENTS),
 };
+
+/** A make filter (decisions §5: make inputs suggest makes from the make list). */
+export const makeFilter = <Name extends string>(name: Name, label = 'Make'): TextFilterField<Name> => ({
+  kind: 'text',
+  name,
+  label,
+  placeholder: 'e.g. Honda',
+  suggestions: makeSuggestions,
+});
