@@ -73,7 +73,7 @@ export const faultCodeListState = {
     // A make among the manufacturer codes: Honda.
     await dtc.fill('');
     await generic.selectOption('');
-    await page.getByLabel('Make', { exact: true }).fill('honda');
+    await page.getByRole('combobox', { name: 'Make', exact: true }).fill('honda');
     await page.getByRole('button', { name: 'Search' }).click();
     await waitForPath(page, '/FaultCodeList?make=honda');
     const showsHonda = (shown) => shown.column('Make').every((make) => make === 'Honda');
@@ -104,7 +104,7 @@ export const faultCodeListState = {
     list = await readList(page);
     assert.equal(list.page, 2);
     assert.ok(list.column('Make').every((make) => make === 'Honda'));
-    assert.equal(await page.getByLabel('Make', { exact: true }).inputValue(), 'honda');
+    assert.equal(await page.getByRole('combobox', { name: 'Make', exact: true }).inputValue(), 'honda');
 
     // An expired or revoked token: back to login, and after sign-in back to this very page.
     await page.evaluate(() => localStorage.setItem('token', 'revoked-token'));

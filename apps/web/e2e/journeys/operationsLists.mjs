@@ -63,7 +63,7 @@ export const operationsLists = {
     await page.getByRole('heading', { name: 'Actuations Detail', level: 2 }).waitFor();
     list = await readList(page);
     assert.equal(list.rows.length, 30);
-    await page.getByLabel('Make', { exact: true }).fill('ford');
+    await page.getByRole('combobox', { name: 'Make', exact: true }).fill('ford');
     await page.getByRole('button', { name: 'Search' }).click();
     await waitForPath(page, '/ActuationsDetail?make=ford');
     list = await readList(

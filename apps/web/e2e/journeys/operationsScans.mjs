@@ -40,7 +40,7 @@ export const operationsScans = {
     await screenshot(page, 'cars-scans');
 
     // A make and a period.
-    await page.getByLabel('Make', { exact: true }).fill(MAKE);
+    await page.getByRole('combobox', { name: 'Make', exact: true }).fill(MAKE);
     await page.getByLabel('Started on or after').fill(FROM);
     await page.getByLabel('Ended on or before').fill(TO);
     await page.getByRole('button', { name: 'Search' }).click();
@@ -121,7 +121,7 @@ export const operationsScans = {
     await waitForPath(page, `${SEARCHED}&page=2`);
     list = await readList(page, inPeriod, 'page 2 of the Honda scans again');
     assert.equal(list.page, 2);
-    assert.equal(await page.getByLabel('Make', { exact: true }).inputValue(), MAKE);
+    assert.equal(await page.getByRole('combobox', { name: 'Make', exact: true }).inputValue(), MAKE);
     assert.equal(await page.getByLabel('Started on or after').inputValue(), FROM);
     assert.equal(await page.getByLabel('Ended on or before').inputValue(), TO);
 

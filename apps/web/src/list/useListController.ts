@@ -59,7 +59,14 @@ export function useListController<Row>(declaration: ListDeclaration<Row>): ListC
   const { pathname } = useLocation();
 
   const clientPaging = clientPagingOf(declaration);
-  const state = useMemo(() => parseListState(searchParams, fields), [searchParams, fields]);
+  // The list's own state (filters, page) keeps its identity while only a view parameter of the
+  // address changes (the in-page search and page size of client-paged lists): the filter form
+  // then keeps what the operator has typed but not yet searched.
+  const stateParams = serialiseListState(parseListState(searchParams, fields), fields).toString();
+  const state = useMemo(
+    () => parseListState(new URLSearchParams(stateParams), fields),
+    [stateParams, fields],
+  );
   const view = useMemo(
     () => (clientPaging ? parseClientView(searchParams, clientPaging) : undefined),
     [searchParams, clientPaging],

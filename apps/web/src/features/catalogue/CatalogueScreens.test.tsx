@@ -136,6 +136,20 @@ describe('Mechanic Commands (/Api2)', { timeout: 20_000 }, () => {
     expect(last?.params.full_scan).toBe('false');
   });
 
+  it('keeps modules typed but not fetched when the address changes for the in-page search', async () => {
+    installFakeFetch((call) =>
+      call.url.pathname === '/api/CommandAPI'
+        ? jsonResponse({ data: commands(2), pagination: pagination(2) })
+        : jsonResponse(makes),
+    );
+    const { router } = renderRoutes(routes, '/Api2');
+    await screen.findByText('2 commands found for Honda');
+    fireEvent.change(screen.getByLabelText('Select Modules'), { target: { value: 'Engine' } });
+    fireEvent.change(screen.getByLabelText('Search Commands'), { target: { value: 'at' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?q=at'));
+    expect(screen.getByLabelText('Select Modules')).toHaveProperty('value', 'Engine');
+  });
+
   it('shows the sentence of each failure', async () => {
     installFakeFetch((call) =>
       call.url.pathname === '/api/CommandAPI'
