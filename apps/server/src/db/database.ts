@@ -98,10 +98,13 @@ export function openDatabase(config: DatabaseConfig, options: { schema?: string 
     // The snapshot lists every transaction that has an id and has not ended, and the next id to
     // give out: a writing transaction changes it when it starts and again when it commits or
     // rolls back, in any process (and any database of the cluster: a harmless extra change).
-    dataVersion: async () => {
-      const { rows } = await pool.query<{ v: string }>('SELECT pg_current_snapshot()::text AS v');
+    dataVersion: coalesced(async () => {
+      const { rows } = await pool.query<{ v: string }>({
+        name: 'data_version',
+        text: 'SELECT pg_current_snapshot()::text AS v',
+      });
       return rows[0]?.v ?? String(Math.random());
-    },
+    }),
     ...(options.schema ? { schema: options.schema } : {}),
     async *streamRows<Row>(query: CompiledQuery<Row>, batchSize = STREAM_BATCH) {
       const client = await pool.connect();
@@ -123,6 +126,39 @@ export function openDatabase(config: DatabaseConfig, options: { schema?: string 
       }
     },
     close: () => kysely.destroy(),
+  };
+}
+
+/**
+ * Shares one read among the callers that arrive while it waits to be sent: at most one read is
+ * under way and one queued, and every caller gets a read sent after it asked, so a version it is
+ * given is never older than its own request (under load, one round trip serves many requests).
+ */
+export function coalesced(read: () => Promise<string>): () => Promise<string> {
+  let inFlight: Promise<string> | undefined;
+  let queued: Promise<string> | undefined;
+  const send = () => {
+    const sent = read();
+    inFlight = sent;
+    const settled = () => {
+      if (inFlight === sent) inFlight = undefined;
+    };
+    sent.then(settled, settled);
+    return sent;
+  };
+  return () => {
+    if (queued) return queued;
+    if (!inFlight) return send();
+    queued = inFlight
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        queued = undefined;
+        return send();
+      });
+    return queued;
   };
 }
 
