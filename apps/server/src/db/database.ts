@@ -18,6 +18,7 @@ import { importsMigration } from './migrations/002_imports.ts';
 import { runSearchMigration } from './migrations/003_run_search.ts';
 import { listCountsMigration } from './migrations/004_list_counts.ts';
 import { loginFailuresMigration } from './migrations/005_login_failures.ts';
+import { droppableNaturalKeysMigration } from './migrations/006_droppable_natural_keys.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -170,6 +171,7 @@ export async function migrate(db: Db): Promise<void> {
     '003_run_search': runSearchMigration(db.dialect),
     '004_list_counts': listCountsMigration(db.dialect),
     '005_login_failures': loginFailuresMigration(),
+    '006_droppable_natural_keys': droppableNaturalKeysMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

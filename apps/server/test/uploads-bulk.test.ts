@@ -1,0 +1,70 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { multipart, xlsx } from './fixtures/uploads.ts';
+import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
+
+// Big enough for the bulk path of import/sheet.ts (indexes dropped and rebuilt on SQLite).
+const ROWS = 60_000;
+
+describe.each(DIALECTS)('a bulk import into an empty table on %s', (dialect) => {
+  let t: TestContext;
+  let editor: Record<string, string>;
+  let file: Buffer;
+
+  const upload = () => {
+    const body = multipart({}, { name: 'codes.xlsx', data: file });
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/faultCodes',
+      payload: body.payload,
+      headers: { ...editor, ...body.headers },
+    });
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    editor = (await signedIn(t.db, 'editor')).headers;
+    const codes = Array.from({ length: ROWS }, (_, i) => [
+      `P${(i % 10_000).toString(16).toUpperCase().padStart(4, '0')}`,
+      `Fault ${i}`,
+      1 + (i % 3),
+      1 + (i % 3),
+      i % 2 ? 'Honda' : 'Toyota',
+      Math.floor(i / 10_000) + 1,
+      'no',
+    ]);
+    // Rows 60,002 to 60,004 repeat rows 2 to 4 (lower-case DTCs are the same codes).
+    const repeats = codes.slice(0, 3).map(([dtc, ...rest]) => [String(dtc).toLowerCase(), ...rest]);
+    const header = ['DTC', 'Title', 'Severity', 'Repair Difficulty', 'Make', 'Company ID', 'Generic'];
+    file = await xlsx([{ name: 'Codes', rows: [header, ...codes, ...repeats] }]);
+  });
+  afterAll(() => t.close());
+
+  it('imports every distinct code once and keeps the natural key unique', async () => {
+    const res = await upload();
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().stats).toMatchObject({
+      insertedCount: ROWS,
+      duplicates: { inFile: 3, inDatabase: 0 },
+    });
+    const { rows } = await sql<{ n: number }>`select count(*) as n from fault_codes`.execute(t.db.kysely);
+    expect(Number(rows[0]?.n)).toBe(ROWS);
+    // The key still refuses a stored (dtc, company_id), whatever the import did with its index.
+    await expect(
+      t.db.kysely.insertInto('fault_codes').values({ dtc: 'P0000', company_id: 1, generic: 0 }).execute(),
+    ).rejects.toThrow(/unique|duplicate/i);
+    const list = await t.app.inject({ url: '/api/faultCodesList?dtc=P0001&make=toyota', headers: editor });
+    expect(list.json().total).toBe(0); // P0001 rows are the odd ones: Honda
+    const honda = await t.app.inject({ url: '/api/faultCodesList?dtc=P0001&make=honda', headers: editor });
+    expect(honda.json().total).toBe(6);
+  });
+
+  it('finds every row of the same file already stored the second time', async () => {
+    const res = await upload();
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().stats).toMatchObject({
+      insertedCount: 0,
+      duplicates: { inFile: 3, inDatabase: ROWS },
+    });
+  });
+});
