@@ -22,6 +22,9 @@ export function droppableNaturalKeysMigration(dialect: Dialect) {
         const { rows } = await sql<{ type: string; name: string; sql: string | null }>`
           select type, name, sql from sqlite_master where tbl_name = ${table}`.execute(db);
         const create = rows.find((r) => r.type === 'table')?.sql;
+        // Already rebuilt (a start that stopped between two tables: Kysely's SQLite migrations
+        // run outside a transaction, so each table is rebuilt in one of its own).
+        if (rows.some((r) => r.type === 'index' && r.name === key)) continue;
         const constraint =
           create && new RegExp(`, constraint "${key}" unique \\(([^)]*)\\)\\)$`).exec(create);
         if (!create || !constraint)
@@ -32,12 +35,19 @@ export function droppableNaturalKeysMigration(dialect: Dialect) {
           `CREATE TABLE "${table}"`,
           `CREATE TABLE "${staging}"`,
         );
-        await sql.raw(definition).execute(db);
-        await sql.raw(`INSERT INTO "${staging}" SELECT * FROM "${table}"`).execute(db);
-        await sql.raw(`DROP TABLE "${table}"`).execute(db);
-        await sql.raw(`ALTER TABLE "${staging}" RENAME TO "${table}"`).execute(db);
-        for (const index of indexes) await sql.raw(index).execute(db);
-        await sql.raw(`CREATE UNIQUE INDEX "${key}" ON "${table}" (${constraint[1]})`).execute(db);
+        await sql.raw('BEGIN').execute(db);
+        try {
+          await sql.raw(definition).execute(db);
+          await sql.raw(`INSERT INTO "${staging}" SELECT * FROM "${table}"`).execute(db);
+          await sql.raw(`DROP TABLE "${table}"`).execute(db);
+          await sql.raw(`ALTER TABLE "${staging}" RENAME TO "${table}"`).execute(db);
+          for (const index of indexes) await sql.raw(index).execute(db);
+          await sql.raw(`CREATE UNIQUE INDEX "${key}" ON "${table}" (${constraint[1]})`).execute(db);
+          await sql.raw('COMMIT').execute(db);
+        } catch (error) {
+          await sql.raw('ROLLBACK').execute(db);
+          throw error;
+        }
       }
     },
   };
