@@ -42,7 +42,7 @@ export function registerAuthentication(app: FastifyInstance, db: Db) {
     const hash = hashToken(token);
     let row = sessions.get(hash, version);
     if (!row) {
-      row = await readSession(db.kysely, hash);
+      row = await readSession(db.reader, hash);
       // Read after the version was taken: if anything changed meanwhile, the next request's
       // version differs and this entry is never used.
       if (row) sessions.set(hash, version, row);

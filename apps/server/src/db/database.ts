@@ -26,6 +26,13 @@ export type Dialect = DatabaseConfig['dialect'];
 
 export interface Db {
   kysely: Kysely<Database>;
+  /**
+   * For the short reads that must not wait for a write transaction: the sign-in check of every
+   * request and the progress polls of a running import. SQLite: a second, read-only connection
+   * (WAL lets it read the last committed state while the first one writes; an import's write
+   * transaction holds the first one for seconds). PostgreSQL: the same pool.
+   */
+  reader: Kysely<Database>;
   dialect: Dialect;
   /** The PostgreSQL schema the tables live in, when not the default one. */
   schema?: string;
@@ -63,6 +70,13 @@ export function openDatabase(config: DatabaseConfig, options: { schema?: string 
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    // An in-memory database exists on its one connection only.
+    const reader =
+      config.file === ':memory:'
+        ? kysely
+        : new Kysely<Database>({
+            dialect: new SqliteDialect({ database: openReader(config.file) }),
+          });
     // `data_version` changes when another connection (another process, the export worker never
     // writes) commits; `total_changes()` counts every row this connection has written, triggers
     // included. Together they change on any write, at the cost of two in-process statement steps.
@@ -70,6 +84,7 @@ export function openDatabase(config: DatabaseConfig, options: { schema?: string 
     const totalChanges = sqlite.prepare('SELECT total_changes()').pluck();
     return {
       kysely,
+      reader,
       dialect: 'sqlite',
       dataVersion: () => `${dataVersion.get()}.${totalChanges.get()}`,
       async *streamRows<Row>(query: CompiledQuery<Row>, batchSize = STREAM_BATCH) {
@@ -84,7 +99,10 @@ export function openDatabase(config: DatabaseConfig, options: { schema?: string 
         const rows = sqlite.prepare(query.sql).all(...(query.parameters as unknown[])) as Row[];
         for (let i = 0; i < rows.length; i += batchSize) yield rows.slice(i, i + batchSize);
       },
-      close: () => kysely.destroy(),
+      close: async () => {
+        if (reader !== kysely) await reader.destroy();
+        await kysely.destroy();
+      },
     };
   }
   const pool = new pg.Pool({
@@ -95,6 +113,7 @@ export function openDatabase(config: DatabaseConfig, options: { schema?: string 
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     kysely,
+    reader: kysely,
     dialect: 'postgres',
     // The snapshot lists every transaction that has an id and has not ended, and the next id to
     // give out: a writing transaction changes it when it starts and again when it commits or
@@ -128,6 +147,13 @@ export function openDatabase(config: DatabaseConfig, options: { schema?: string 
     },
     close: () => kysely.destroy(),
   };
+}
+
+/** The second SQLite connection of `Db.reader` (the first one has made the file WAL already). */
+function openReader(file: string): SQLite.Database {
+  const reader = new SQLite(file, { readonly: true });
+  reader.pragma('busy_timeout = 5000');
+  return reader;
 }
 
 /**

@@ -14,6 +14,32 @@ export type ImportsTable = Database['imports'] & {
 };
 export type ImportDatabase = Omit<Database, 'imports'> & { imports: ImportsTable };
 export const importDb = (db: Db) => db.kysely as unknown as Kysely<ImportDatabase>;
+/** The same, through `Db.reader`: reads that must not wait for a write transaction. */
+export const importReader = (db: Db) => db.reader as unknown as Kysely<ImportDatabase>;
+
+/** The progress figures of a running import, as the import record carries them. */
+export interface LiveProgress {
+  phase: ImportPhase;
+  progress: number;
+  rowsProcessed: number;
+  rowsTotal: number | null;
+}
+
+/** The imports running in this process, by record id (see ProgressWriter). */
+const running = new Map<number, ProgressWriter>();
+
+/** Follows a running import's figures until `untrack`. */
+export function trackProgress(id: number, writer: ProgressWriter) {
+  running.set(id, writer);
+  return () => {
+    if (running.get(id) === writer) running.delete(id);
+  };
+}
+
+/** The in-memory figures of an import running in this process, if it is one. */
+export function liveProgress(id: number): LiveProgress | undefined {
+  return running.get(id)?.live();
+}
 
 /** How often a running import writes its progress, at most. */
 const PROGRESS_INTERVAL_MS = 250;
@@ -101,11 +127,12 @@ export async function recordRefusal(
  *   they are seen at once while the import writes. The import transaction never locks the
  *   record's row beyond FOR KEY SHARE (activation_codes.import_id), which an UPDATE of
  *   non-key columns does not wait for.
- * - SQLite: there is one connection, and an open transaction holds it: an update sent then
- *   would only queue behind the transaction (or, on a second connection, fail with
+ * - SQLite: there is one connection that writes, and an open transaction holds it: an update
+ *   sent then would only queue behind the transaction (or, on a second connection, fail with
  *   SQLITE_BUSY while blocking the event loop). So progress is written while the file is read
- *   and checked, when no transaction is open, and paused (`hold`) while the transaction writes;
- *   a poll during that phase waits and then sees the finished record.
+ *   and checked, when no transaction is open, and paused (`hold`) while the transaction writes.
+ *   During that phase a poll reads the record through `Db.reader` and takes the figures from
+ *   the writer itself (`liveProgress`): the import runs in this very process.
  */
 export class ProgressWriter {
   private rows = 0;
@@ -121,6 +148,11 @@ export class ProgressWriter {
     private readonly db: Db,
     private readonly id: number,
   ) {}
+
+  /** The latest figures, written or not. */
+  live(): LiveProgress {
+    return { phase: this.phase, progress: this.percent, rowsProcessed: this.rows, rowsTotal: this.rowsTotal };
+  }
 
   /** Pauses (true) or resumes writes; see the class comment. */
   hold(held: boolean) {

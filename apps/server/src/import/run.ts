@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.ts';
 import { badRequest, HttpError } from '../lib/errors.ts';
 import { openWorkbook } from './open.ts';
 import type { ReceivedUpload } from './receive.ts';
-import { finishImport, ProgressWriter, startImport } from './record.ts';
+import { finishImport, ProgressWriter, startImport, trackProgress } from './record.ts';
 import {
   RowProblems,
   type SheetPlan,
@@ -84,6 +84,7 @@ export async function runImport<Answer>(
     fileHash: upload.hash,
   });
   const progress = new ProgressWriter(db, record.id);
+  const untrack = trackProgress(record.id, progress);
   const problems = new RowProblems();
   let workbook: Workbook | undefined;
   let totalRows = 0;
@@ -195,6 +196,7 @@ export async function runImport<Answer>(
     const cause = known ? error : new HttpError('INTERNAL', SERVER_FAILURE);
     throw new UploadFailure(cause, record.id, problems.sorted(sheetOrder));
   } finally {
+    untrack();
     await workbook?.close();
   }
 }

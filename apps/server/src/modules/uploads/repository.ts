@@ -8,7 +8,7 @@ import type {
   RowProblem,
 } from '@obd/contract';
 import type { Db } from '../../db/database.ts';
-import { importDb } from '../../import/record.ts';
+import { importDb, importReader } from '../../import/record.ts';
 
 const columns = [
   'imports.id',
@@ -110,9 +110,12 @@ export async function listImports(
   return { data: (rows as Row[]).map(toRecord), total: Number(count.total) };
 }
 
-/** One import with its row problems, or undefined. */
+/**
+ * One import with its row problems, or undefined. Read through `Db.reader`, so a progress poll
+ * is answered while an import's write transaction holds SQLite's writing connection.
+ */
 export async function findImport(db: Db, id: number): Promise<ImportDetail | undefined> {
-  const row = await importDb(db)
+  const row = await importReader(db)
     .selectFrom('imports')
     .leftJoin('operators', 'operators.id', 'imports.operator_id')
     .select([...columns, 'imports.errors'])

@@ -25,7 +25,7 @@ import {
   updateCommandsJob,
 } from '../../import/jobs/jobs.ts';
 import { type ReceivedUpload, receiveUpload, tooLarge } from '../../import/receive.ts';
-import { failInterruptedImports, recordRefusal } from '../../import/record.ts';
+import { failInterruptedImports, liveProgress, recordRefusal } from '../../import/record.ts';
 import { type ImportJob, runImport, UploadFailure } from '../../import/run.ts';
 import { prewarmXlsxWorker } from '../../import/xlsxWorkers.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
@@ -209,11 +209,17 @@ export function uploadRoutes(app: FastifyInstance, db: Db) {
   );
   r.get(
     `${IMPORTS_PATH}/:id`,
-    { schema: { params: importIdParamsSchema, response: { 200: importDetailSchema } } },
+    // Not from the response cache: a running import's figures come from memory, not the data.
+    {
+      config: { uncached: true },
+      schema: { params: importIdParamsSchema, response: { 200: importDetailSchema } },
+    },
     async (request) => {
       const found = await findImport(db, request.params.id);
       if (!found) throw notFound(`There is no import #${request.params.id}.`);
-      return found;
+      // Running here: its latest figures, also while a write transaction keeps them from the record.
+      const live = found.status === 'running' ? liveProgress(found.id) : undefined;
+      return live ? { ...found, ...live } : found;
     },
   );
 }
