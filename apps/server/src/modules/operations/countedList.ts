@@ -39,7 +39,7 @@ interface Plan {
   total: number;
   /** Matching rows per day of the sort column, when known (any order). */
   days?: () => Promise<Map<string, number>>;
-  /** SQLite: the row condition to use instead of the rule's own (null: none). */
+  /** The row condition to use instead of the rule's own (null: the rule's own). */
   where?: (walk: boolean) => Expression<SqlBool> | null;
   /** Whether reading in time order from the day bound is the right plan (frequent matches). */
   walk: boolean;
@@ -148,6 +148,16 @@ function plan(
                       : sql<SqlBool>`${sql.ref(column)} IN (${sql.join(vals)})`,
             }
           : {}),
+        // PostgreSQL, walking the time index: a hashed `= ANY` over the matched values costs a
+        // quarter of ILIKE per index entry (page 10,000 of the 337,000 'gmail' scans: 34 ms of
+        // walking instead of 117 ms) and selects exactly the rows counted. Few matches keep
+        // ILIKE, which the trigram index serves.
+        ...(rule.match === 'contains' && db.dialect === 'postgres'
+          ? {
+              where: (walkPlan: boolean) =>
+                walkPlan ? sql<SqlBool>`${sql.ref(column)} = ANY(${vals})` : null,
+            }
+          : {}),
       };
     };
 
@@ -252,8 +262,17 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
   if (!planned) {
     if (filter && offset === 0) {
       // One uncounted filter (licence plate: trigram / FTS index): the page and its total from
-      // one pass over the matches instead of two.
-      const counted = (await select(base().where(ruleWhere as never))
+      // one pass over the matches instead of two. The count visits every match anyway, so they
+      // are best found through the filter's own index and sorted: PostgreSQL, misjudging how
+      // many plates match, walked the whole time index instead (2.6 s for 738 of 1,000,000
+      // special-function runs); an order it cannot take from that index keeps it off it.
+      let onePass = select(base().where(ruleWhere as never));
+      if (db.dialect === 'postgres')
+        onePass = onePass
+          .clearOrderBy()
+          .orderBy(sql`${sql.ref(order)} || ''`, 'desc')
+          .orderBy('id', 'desc');
+      const counted = (await onePass
         .select(sql<number>`count(*) over ()`.as('total_rows'))
         .limit(query.limit)
         .execute()) as (R & { total_rows: unknown })[];
@@ -285,7 +304,7 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
     db.dialect === 'postgres' && filter?.rule.match === 'contains' && String(filter.value).length < 3;
   const walk = p.walk || shortFragment;
   const condition = p.where?.(walk);
-  let q = p.where ? (condition ? base().where(() => condition) : base()) : base().where(ruleWhere as never);
+  let q = condition ? base().where(() => condition) : base().where(ruleWhere as never);
   let skip = offset;
   if (p.days && walk && (offset > 0 || filter?.rule.match === 'atMost')) {
     // Newest day first: find the day holding row `offset`, read from the bound above it.
