@@ -19,6 +19,7 @@ import { runSearchMigration } from './migrations/003_run_search.ts';
 import { listCountsMigration } from './migrations/004_list_counts.ts';
 import { loginFailuresMigration } from './migrations/005_login_failures.ts';
 import { droppableNaturalKeysMigration } from './migrations/006_droppable_natural_keys.ts';
+import { listMonthsMigration } from './migrations/007_list_months.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -198,6 +199,7 @@ export async function migrate(db: Db): Promise<void> {
     '004_list_counts': listCountsMigration(db.dialect),
     '005_login_failures': loginFailuresMigration(),
     '006_droppable_natural_keys': droppableNaturalKeysMigration(db.dialect),
+    '007_list_months': listMonthsMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.
