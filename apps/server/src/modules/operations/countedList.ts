@@ -143,7 +143,11 @@ function plan(
                 toMap(
                   await rows(
                     db,
-                    sql`SELECT month AS day, n FROM list_months WHERE tbl = ${table} AND col = ${column} AND val IN (${sql.join(vals)})`,
+                    // Summed per month here: ~18 rows come back instead of one per value and month.
+                    // PostgreSQL: one array parameter, not hundreds of bound values to plan.
+                    sql`SELECT month AS day, sum(n) AS n FROM list_months WHERE tbl = ${table} AND col = ${column} AND ${
+                      db.dialect === 'postgres' ? sql`val = ANY(${vals})` : sql`val IN (${sql.join(vals)})`
+                    } GROUP BY month`,
                   ),
                 ),
             }
