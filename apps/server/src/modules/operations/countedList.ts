@@ -60,6 +60,19 @@ function toMap(list: { day: string; n: unknown }[]): Map<string, number> {
   return map;
 }
 
+/** The matching values' rows per month, summed (`list_totals.months`: JSON text on SQLite). */
+function monthsOf(values: { months?: unknown }[]): Map<string, number> {
+  const map = new Map<string, number>();
+  for (const { months } of values) {
+    const perMonth = (typeof months === 'string' ? JSON.parse(months) : (months ?? {})) as Record<
+      string,
+      unknown
+    >;
+    for (const month in perMonth) map.set(month, (map.get(month) ?? 0) + Number(perMonth[month]));
+  }
+  return map;
+}
+
 /** Columns with a `COLLATE NOCASE` index on SQLite (migration 001). */
 const nocase = new Set(['email', 'user_email', 'make', 'model']);
 
@@ -67,8 +80,6 @@ const nocase = new Set(['email', 'user_email', 'make', 'model']);
 const WALK_SHARE = 0.02;
 /** Sum day counts over at most this many matching values (else: the general path). */
 const MAX_DAY_VALUES = 200;
-/** Month counts: ~18 rows per value (e-mails matching 'gmail': 680 values, 12,000 rows). */
-const MAX_MONTH_VALUES = 2000;
 
 /** How to count and page this filter, or undefined when the general path must (decided at once). */
 function plan(
@@ -113,15 +124,15 @@ function plan(
           ? sql`val ${db.dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`} ${likePattern(String(value))} ESCAPE '\\'`
           : sql`val = ${rule.match === 'flag' ? (value ? '1' : '0') : String(value)}`;
       // The table's own row (col '') comes along: one round trip for both.
-      const found = await rows<{ col: string; val: string; n: unknown }>(
+      const monthly = (MONTH_COUNTED[table] as readonly string[]).includes(column);
+      const found = await rows<{ col: string; val: string; n: unknown; months?: unknown }>(
         db,
-        sql`SELECT col, val, n FROM list_totals WHERE tbl = ${table} AND ((col = ${column} AND ${matching}) OR (col = '' AND val = ''))`,
+        sql`SELECT col, val, n${monthly ? sql`, months` : sql``} FROM list_totals WHERE tbl = ${table} AND ((col = ${column} AND ${matching}) OR (col = '' AND val = ''))`,
       );
       const values = found.filter((v) => v.col === column);
       const total = sumOf(values);
       const walk = total >= WALK_SHARE * sumOf(found.filter((v) => v.col === ''));
       const vals = values.map((v) => v.val);
-      const monthly = (MONTH_COUNTED[table] as readonly string[]).includes(column);
       return {
         total,
         walk,
@@ -136,22 +147,9 @@ function plan(
                 ),
             }
           : {}),
-        // Columns of many values are counted per month (migration 007): buckets of a month.
-        ...(monthly && vals.length > 0 && vals.length <= MAX_MONTH_VALUES
-          ? {
-              days: async () =>
-                toMap(
-                  await rows(
-                    db,
-                    // Summed per month here: ~18 rows come back instead of one per value and month.
-                    // PostgreSQL: one array parameter, not hundreds of bound values to plan.
-                    sql`SELECT month AS day, sum(n) AS n FROM list_months WHERE tbl = ${table} AND col = ${column} AND ${
-                      db.dialect === 'postgres' ? sql`val = ANY(${vals})` : sql`val IN (${sql.join(vals)})`
-                    } GROUP BY month`,
-                  ),
-                ),
-            }
-          : {}),
+        // Columns of many values carry their rows per month (migration 007): buckets of a month,
+        // summed over the matching values from the rows just read.
+        ...(monthly && vals.length > 0 ? { days: async () => monthsOf(values) } : {}),
         // SQLite: the rows whose value is one of those counted, so rows and total agree exactly
         // (the FTS path folds case differently from LIKE for non-ASCII letters). The NOCASE
         // indexes of migration 001 serve `COLLATE NOCASE IN`; LIKE matched case-insensitively,
