@@ -214,7 +214,21 @@ async function postgresTriggers(db: Kysely<any>, table: string, spec: CountedTab
         WHERE f.v IS NOT NULL GROUP BY f.c, f.v, ${d} ORDER BY f.c, f.v, ${d}
         ON CONFLICT (tbl, col, val, day) DO UPDATE SET n = list_days.n + excluded.n;`;
   };
-  const fn = `${table}_counts`;
+  await postgresStatementTriggers(db, table, `${table}_counts`, apply);
+}
+
+/**
+ * PostgreSQL: a plpgsql function `fn` that runs `apply` over a statement's old rows (minus) and
+ * new rows, and the statement-level insert, delete and update triggers on `table` that call it
+ * with their transition tables (007's month counts are kept the same way).
+ */
+export async function postgresStatementTriggers(
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  db: Kysely<any>,
+  table: string,
+  fn: string,
+  apply: (rows: 'new_rows' | 'old_rows', sign: '' | '-') => string,
+) {
   await sql
     .raw(`CREATE FUNCTION "${fn}"() RETURNS trigger LANGUAGE plpgsql AS $fn$
     BEGIN
@@ -223,19 +237,15 @@ async function postgresTriggers(db: Kysely<any>, table: string, spec: CountedTab
       RETURN NULL;
     END $fn$`)
     .execute(db);
-  await sql
-    .raw(
-      `CREATE TRIGGER "${fn}_ai" AFTER INSERT ON "${table}" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "${fn}"()`,
-    )
-    .execute(db);
-  await sql
-    .raw(
-      `CREATE TRIGGER "${fn}_ad" AFTER DELETE ON "${table}" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "${fn}"()`,
-    )
-    .execute(db);
-  await sql
-    .raw(
-      `CREATE TRIGGER "${fn}_au" AFTER UPDATE ON "${table}" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "${fn}"()`,
-    )
-    .execute(db);
+  for (const [suffix, event, referencing] of [
+    ['ai', 'INSERT', 'NEW TABLE AS new_rows'],
+    ['ad', 'DELETE', 'OLD TABLE AS old_rows'],
+    ['au', 'UPDATE', 'OLD TABLE AS old_rows NEW TABLE AS new_rows'],
+  ] as const) {
+    await sql
+      .raw(
+        `CREATE TRIGGER "${fn}_${suffix}" AFTER ${event} ON "${table}" REFERENCING ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION "${fn}"()`,
+      )
+      .execute(db);
+  }
 }

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../database.ts';
-import { COUNTED_TABLES, type CountedTableName } from './004_list_counts.ts';
+import { COUNTED_TABLES, type CountedTableName, postgresStatementTriggers } from './004_list_counts.ts';
 
 /**
  * `list_totals.months`: for the filter columns of many values (e-mail, model), which 004 counts
@@ -117,24 +117,5 @@ async function postgresTriggers(db: Kysely<any>, table: string, order: string, c
         ) g GROUP BY c, v ORDER BY c, v
         ON CONFLICT (tbl, col, val) DO UPDATE SET months = list_months_add(list_totals.months, excluded.months);`;
   };
-  const fn = `${table}_months`;
-  await sql
-    .raw(`CREATE FUNCTION "${fn}"() RETURNS trigger LANGUAGE plpgsql AS $fn$
-    BEGIN
-      IF TG_OP IN ('DELETE', 'UPDATE') THEN ${apply('old_rows', '-')} END IF;
-      IF TG_OP IN ('INSERT', 'UPDATE') THEN ${apply('new_rows', '')} END IF;
-      RETURN NULL;
-    END $fn$`)
-    .execute(db);
-  for (const [suffix, event, referencing] of [
-    ['ai', 'INSERT', 'NEW TABLE AS new_rows'],
-    ['ad', 'DELETE', 'OLD TABLE AS old_rows'],
-    ['au', 'UPDATE', 'OLD TABLE AS old_rows NEW TABLE AS new_rows'],
-  ] as const) {
-    await sql
-      .raw(
-        `CREATE TRIGGER "${fn}_${suffix}" AFTER ${event} ON "${table}" REFERENCING ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION "${fn}"()`,
-      )
-      .execute(db);
-  }
+  await postgresStatementTriggers(db, table, `${table}_months`, apply);
 }
