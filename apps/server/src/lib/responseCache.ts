@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { VersionedCache } from './versionedCache.ts';
 
 declare module 'fastify' {
@@ -31,27 +31,28 @@ interface Answer {
  */
 export function registerResponseCache(app: FastifyInstance) {
   const answers = new VersionedCache<Answer>(MAX_BYTES, (a) => 2 * (a.body.length + a.type.length) + 100);
-  const keyOf = (operatorId: number, url: string) => `${operatorId} ${url}`;
+  /** The cache key of a request whose answer may be kept, else undefined. */
+  const keyOf = (request: FastifyRequest): string | undefined => {
+    const { operator, dataVersion } = request;
+    if (request.method !== 'GET' || !operator || dataVersion === undefined) return undefined;
+    return request.routeOptions.config.uncached ? undefined : `${operator.id} ${request.url}`;
+  };
 
   app.addHook('onRequest', async (request, reply) => {
-    const { operator, dataVersion } = request;
-    if (request.method !== 'GET' || !operator || dataVersion === undefined) return;
-    if (request.routeOptions.config.uncached) return;
-    const hit = answers.get(keyOf(operator.id, request.url), dataVersion);
+    const key = keyOf(request);
+    const hit = key === undefined ? undefined : answers.get(key, request.dataVersion as string);
     if (!hit) return;
     request.cachedAnswer = true;
     return reply.type(hit.type).header('x-cache', 'hit').send(hit.body);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    const { operator, dataVersion } = request;
-    if (request.cachedAnswer || !operator || dataVersion === undefined || request.method !== 'GET')
-      return payload;
-    if (reply.statusCode !== 200 || typeof payload !== 'string' || request.routeOptions.config.uncached)
-      return payload;
+    const key = keyOf(request);
+    if (key === undefined || request.cachedAnswer) return payload;
+    if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('application/json'))
-      answers.set(keyOf(operator.id, request.url), dataVersion, { type, body: payload });
+      answers.set(key, request.dataVersion as string, { type, body: payload });
     return payload;
   });
 }

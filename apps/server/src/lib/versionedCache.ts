@@ -40,11 +40,4 @@ export class VersionedCache<V> {
       this.bytes -= entry.size;
     }
   }
-
-  delete(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.bytes -= entry.size;
-  }
 }

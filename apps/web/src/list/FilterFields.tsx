@@ -1,13 +1,14 @@
 import { Autocomplete, Checkbox, Group, NativeSelect, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from '../lib/api.ts';
-import type {
-  DateRangeFilterField,
-  FilterField,
-  LoadedSelectFilterField,
-  OptionSource,
-  SelectOption,
-  TextFilterField,
+import {
+  type DateRangeFilterField,
+  type FilterField,
+  type LoadedSelectFilterField,
+  type OptionSource,
+  type SelectOption,
+  suggestionsQueryKey,
+  type TextFilterField,
 } from './listState.ts';
 
 /** Choices and suggestions change rarely: asking once per screen visit is plenty. */
@@ -83,7 +84,7 @@ function SuggestingInput({
 }) {
   const source = field.suggestions;
   const { data } = useQuery({
-    queryKey: ['suggestions', source?.key ?? field.name],
+    queryKey: suggestionsQueryKey(source?.key ?? field.name),
     queryFn: ({ signal }) => (source ? source.load(signal) : Promise.resolve([])),
     enabled: source !== undefined,
     staleTime: CHOICES_STALE_MS,

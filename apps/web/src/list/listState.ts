@@ -19,6 +19,9 @@ export interface SuggestionSource {
   load: (signal: AbortSignal) => Promise<readonly string[]>;
 }
 
+/** The query key a suggestion list is cached under, shared by every screen that offers it. */
+export const suggestionsQueryKey = (key: string) => ['suggestions', key] as const;
+
 interface FilterFieldBase<Name extends string> {
   /** The query-parameter name, shared by the address bar and the API call. */
   name: Name;
