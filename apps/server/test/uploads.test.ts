@@ -395,18 +395,41 @@ describe.each(DIALECTS)('uploads on %s', (dialect) => {
       ]);
     });
 
+    it('skips and reports a row whose Plan, Duration or Vehicle is empty: all four are required', async () => {
+      const data = csv([
+        ['ActivationCode', 'Plan', 'Duration', 'Vehicle'],
+        ['REQ-1', 'Pro', '30', 'Car'],
+        ['REQ-2', '', '30', 'Car'],
+        ['REQ-3', 'Pro', ' ', 'Car'],
+        ['REQ-4', 'Pro', '30', ''],
+        ['REQ-5', 'Basic', '90', 'Bike'],
+      ]);
+      const res = await upload('/api/uplodeactivationcode', { name: 'required.csv', data });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ totalRows: 5, importedRows: 2, invalidRows: 3 });
+      expect(res.json().errors).toEqual([
+        { sheet: 'required', row: 3, reason: 'Plan is empty' },
+        { sheet: 'required', row: 4, reason: 'Duration is empty' },
+        { sheet: 'required', row: 5, reason: 'Vehicle is empty' },
+      ]);
+      expect(await rows(`select code from activation_codes where code like 'REQ-%' order by code`)).toEqual([
+        { code: 'REQ-1' },
+        { code: 'REQ-5' },
+      ]);
+    });
+
     it('counts stored codes right when a file mixes many stored codes with new ones', async () => {
       const codes = (from: number, to: number) =>
-        Array.from({ length: to - from }, (_, i) => [`MIX-${from + i}`, 'Pro']);
+        Array.from({ length: to - from }, (_, i) => [`MIX-${from + i}`, 'Pro', '30', 'Car']);
       const first = await upload('/api/uplodeactivationcode', {
         name: 'a.csv',
-        data: csv([['Code', 'Plan'], ...codes(0, 4500)]),
+        data: csv([['Code', 'Plan', 'Duration', 'Vehicle'], ...codes(0, 4500)]),
       });
       expect(first.json()).toMatchObject({ importedRows: 4500 });
       // The stored codes fill the first batches; the new ones come after them.
       const mixed = await upload('/api/uplodeactivationcode', {
         name: 'b.csv',
-        data: csv([['Code', 'Plan'], ...codes(0, 6500)]),
+        data: csv([['Code', 'Plan', 'Duration', 'Vehicle'], ...codes(0, 6500)]),
       });
       expect(mixed.statusCode, mixed.body).toBe(200);
       expect(mixed.json()).toMatchObject({
@@ -746,10 +769,10 @@ describe.each(DIALECTS)('uploads on %s', (dialect) => {
   describe('import records and history', () => {
     it('records each upload and warns when the same file comes again', async () => {
       const data = csv([
-        ['Code', 'Plan'],
-        ['HIST-1', 'Pro'],
-        ['HIST-2', 'Pro'],
-        ['', 'Pro'],
+        ['Code', 'Plan', 'Duration', 'Vehicle'],
+        ['HIST-1', 'Pro', 30, 'Car'],
+        ['HIST-2', 'Pro', 30, 'Car'],
+        ['', 'Pro', 30, 'Car'],
       ]);
       const first = (await upload('/api/uplodeactivationcode', { name: 'history.csv', data })).json();
       expect(first.duplicateOfImportId).toBeNull();

@@ -215,15 +215,16 @@ export function activationCodesJob(): ImportJob<Answer<ActivationCodesResponse>>
         parse(cell) {
           const code = requiredText(cell('code'), 'ActivationCode', 200);
           if (code instanceof Reason) return code;
-          const out: (string | null)[] = [code];
+          // All four are required (decisions §8): a row missing one is skipped and reported.
+          const out: string[] = [code];
           for (const [key, label] of [
             ['plan', 'Plan'],
             ['duration', 'Duration'],
             ['vehicle', 'Vehicle'],
           ] as const) {
-            const v = cell(key).trim();
-            if (v.length > 200) return new Reason(`${label} is longer than 200 characters`);
-            out.push(v === '' ? null : v);
+            const v = requiredText(cell(key), label, 200);
+            if (v instanceof Reason) return v;
+            out.push(v);
           }
           return out;
         },

@@ -24,15 +24,31 @@ export function openScanReport(scan: Pick<ScanRow, 'id'>): void {
 }
 
 /**
- * A scan's PDF report: its external report as a plain link (new tab, copyable), or a button that
- * has the server render one.
+ * The stored report address when it is an absolute http(s) URL, else undefined. The address comes
+ * from the app's data, not from this dashboard: a `javascript:` or `data:` one must never become
+ * a link an operator clicks.
+ */
+export function httpReportUrl(address: string | null | undefined): string | undefined {
+  if (!address) return undefined;
+  try {
+    const url = new URL(address.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A scan's PDF report: its external report as a plain link (new tab, copyable) when it is an
+ * http(s) address, or else a button that has the server render one.
  */
 export function ScanReportAction({ scan }: { scan: Pick<ScanRow, 'id' | 'pdf_report'> }) {
-  if (scan.pdf_report) {
+  const external = httpReportUrl(scan.pdf_report);
+  if (external) {
     return (
       <Button
         component="a"
-        href={scan.pdf_report}
+        href={external}
         target="_blank"
         rel="noopener noreferrer"
         size="compact-sm"
