@@ -45,7 +45,14 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD') continue;
-      app.registeredRoutes.push({ method, url: route.url, public: Boolean(route.config?.public) });
+      app.registeredRoutes.push({
+        method,
+        url: route.url,
+        // Read when asked: a plugin's own onRoute hook (the web app's files) runs after this one.
+        get public() {
+          return Boolean(route.config?.public);
+        },
+      });
     }
   });
 
@@ -60,6 +67,11 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
     },
   });
   // Other origins only when listed (decisions §1); the app itself is served from the same origin.
+  // The preflight route it adds is public: a browser sends it without credentials, and it
+  // answers headers only.
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'OPTIONS' && route.url === '*') route.config = { ...route.config, public: true };
+  });
   await app.register(cors, { origin: config.corsOrigins.length > 0 ? config.corsOrigins : false });
 
   registerAuthentication(app, db);
@@ -77,15 +89,49 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   return app;
 }
 
-/** Serves the built web app with a fallback to index.html for client-side routes. */
+/**
+ * Serves the built web app with a fallback to index.html for client-side routes. The app's files
+ * and the fallback are public (they hold no data); everything else is private by default.
+ */
 async function serveWebApp(app: FastifyInstance, webRoot: string) {
-  const hasWebApp = fs.existsSync(path.join(webRoot, 'index.html'));
-  if (hasWebApp) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
+  const indexFile = path.join(webRoot, 'index.html');
+  const indexHtml = fs.existsSync(indexFile) ? fs.readFileSync(indexFile) : undefined;
+  if (indexHtml) {
+    await app.register(async (web) => {
+      // One route per file of the build (`wildcard: false`), each declared public.
+      web.addHook('onRoute', (route) => {
+        route.config = { ...route.config, public: true };
+      });
+      await web.register(fastifyStatic, { root: webRoot, wildcard: false });
+    });
+  }
+  // No route matched. A page of the web app gets index.html, which holds no data; a path that is
+  // under /api however it is spelled gets a 404, so a misspelt API call never looks like success.
   app.setNotFoundHandler((request, reply) => {
-    const isPage = request.method === 'GET' && !request.url.startsWith('/api');
-    if (hasWebApp && isPage) return reply.sendFile('index.html');
-    return reply
-      .code(404)
-      .send({ error: `There is no ${request.method} ${request.url.split('?')[0]} here.`, code: 'NOT_FOUND' });
+    const target = requestPath(request.raw.url ?? '');
+    const isPage = request.method === 'GET' && target !== undefined && !/^\/api(\/|$)/.test(target);
+    if (indexHtml && isPage) {
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    }
+    return reply.code(404).send({
+      error: `There is no ${request.method} ${(request.raw.url ?? '').split('?')[0]} here. Check the address.`,
+      code: 'NOT_FOUND',
+    });
   });
+}
+
+/**
+ * The path a request line names, as a router or proxy might read it: without scheme and host
+ * (absolute form), query or fragment; percent-decoded; backslashes as slashes; repeated slashes
+ * and dot segments resolved; lower case. Undefined when it cannot be decoded or holds a NUL.
+ */
+export function requestPath(target: string): string | undefined {
+  let p = target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').replace(/[?#].*$/s, '');
+  try {
+    p = decodeURIComponent(p);
+  } catch {
+    return undefined;
+  }
+  if (p.includes('\0')) return undefined;
+  return path.posix.normalize(`/${p.replaceAll('\\', '/')}`).toLowerCase();
 }

@@ -168,6 +168,7 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
       'GET /api/downloads/:ticket',
       'GET /api/health',
       'GET /api/signup',
+      'OPTIONS *',
       'POST /api/login',
       'POST /api/signup',
     ]);

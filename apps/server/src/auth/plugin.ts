@@ -30,8 +30,12 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Every `/api` route is private unless its config says `public: true` — safe by default, so a
- * route added later cannot leak by forgetting a check. Roles are checked here as well.
+ * Every route is private unless its declaration says `public: true` — safe by default, so a route
+ * added later cannot leak by forgetting a check. Roles are checked here as well. Access is decided
+ * on the route the router matched (DESIGN principle 14), never on the URL string: the router
+ * decodes `%61pi`, strips an absolute-form `http://host` and so on, so any test of `request.url`
+ * disagrees with it for some spelling. When no route matched, the not-found handler answers; it
+ * is public and never answers data (`app.ts`, serveWebApp).
  */
 export function registerAuthentication(app: FastifyInstance, db: Db) {
   // Session rows by token hash, valid while nothing in the database changes: a sign-out or
@@ -52,7 +56,7 @@ export function registerAuthentication(app: FastifyInstance, db: Db) {
 
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
-    if (!request.url.startsWith('/api') || config.public) return;
+    if (config.public || request.is404) return;
     const token = bearerToken(request);
     request.dataVersion = await db.dataVersion();
     const operator = token ? await operatorOf(token, request.dataVersion) : undefined;
