@@ -146,6 +146,85 @@ describe.each(DIALECTS)('the export engine on %s', (dialect) => {
     expect((await t.app.inject({ url: '/api/downloads/made-up' })).statusCode).toBe(404);
   });
 
+  it('answers HEAD without using the link up', async () => {
+    const { url } = (await ticket({ list: 'faultCodes', format: 'csv', query: {} })).json();
+    for (let i = 0; i < 2; i += 1) {
+      const head = await t.app.inject({ method: 'HEAD', url });
+      expect(head.statusCode).toBe(200);
+      expect(head.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(head.headers['content-disposition']).toMatch(/^attachment; filename="Fault_Codes_/);
+      expect(head.rawPayload).toHaveLength(0);
+    }
+    const res = await t.app.inject({ url });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.length).toBeGreaterThan(1000);
+    expect((await t.app.inject({ method: 'HEAD', url })).statusCode).toBe(404);
+    expect((await t.app.inject({ url })).statusCode).toBe(404);
+  });
+
+  it('ends a link with the session that asked for it: after sign-out it is a 404', async () => {
+    const other = await signedIn(t.db);
+    const asked = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/exports',
+        headers: other.headers,
+        payload: { list: 'faultCodes', format: 'csv', query: {} },
+      })
+    ).json();
+    const kept = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/exports',
+        headers: other.headers,
+        payload: { list: 'faultCodes', format: 'csv', query: {} },
+      })
+    ).json();
+    const out = await t.app.inject({ method: 'POST', url: '/api/logout', headers: other.headers });
+    expect(out.statusCode).toBeLessThan(300);
+    const res = await t.app.inject({ url: asked.url });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toMatch(/expired or was already used/);
+    expect((await t.app.inject({ method: 'HEAD', url: kept.url })).statusCode).toBe(404);
+
+    // A session that expired or went idle ends its links too.
+    const idle = await signedIn(t.db);
+    const idleLink = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/exports',
+        headers: idle.headers,
+        payload: { list: 'faultCodes', format: 'csv', query: {} },
+      })
+    ).json();
+    await t.db.kysely
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('token_hash', '=', hashToken(idle.token))
+      .execute();
+    expect((await t.app.inject({ url: idleLink.url })).statusCode).toBe(404);
+  });
+
+  it('bounds the filters stored with a link: how many, and how long, with a 400 sentence', async () => {
+    const many = Object.fromEntries(Array.from({ length: 41 }, (_, i) => [`f${i}`, 'x']));
+    const tooMany = await ticket({ list: 'faultCodes', format: 'csv', query: many });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().error).toBe('Invalid field "query": an export takes at most 40 filters.');
+    const long = await ticket({ list: 'faultCodes', format: 'csv', query: { dtc: 'P'.repeat(1001) } });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().error).toBe(
+      'Invalid field "query.dtc": a filter value may be at most 1000 characters long; shorten it.',
+    );
+    const longName = await ticket({ list: 'faultCodes', format: 'csv', query: { ['k'.repeat(61)]: 'x' } });
+    expect(longName.statusCode).toBe(400);
+    expect(longName.json().error).toBe(
+      'Invalid field "query": a filter name may be at most 60 characters long.',
+    );
+    expect(await t.db.kysely.selectFrom('download_tickets').select('params').execute()).not.toContainEqual(
+      expect.objectContaining({ params: expect.stringContaining('P'.repeat(1001)) }),
+    );
+  });
+
   it('refuses an unknown list, format or filter with a 400 sentence', async () => {
     const unknown = await ticket({ list: 'nope', format: 'csv', query: {} });
     expect(unknown.statusCode).toBe(400);

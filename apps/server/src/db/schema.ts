@@ -187,6 +187,8 @@ export interface Database {
     created_at: string;
     expires_at: string;
     used_at: string | null;
+    /** 009: the session that asked for the link; the link dies with it. */
+    session_id: number | null;
   };
   imports: {
     id: Generated<number>;
@@ -208,6 +210,8 @@ export interface Database {
     rows_total: number | null;
     error_count: Generated<number>;
     duplicate_of: number | null;
+    /** 009: last sign of life of a running import's process (PostgreSQL). */
+    heartbeat_at: string | null;
   };
 }
 

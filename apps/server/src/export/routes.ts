@@ -1,14 +1,15 @@
 import type { Readable } from 'node:stream';
 import { DOWNLOADS_PATH, EXPORTS_PATH, exportRequestSchema, exportTicketSchema } from '@obd/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentOperator } from '../auth/plugin.ts';
 import type { Db } from '../db/database.ts';
 import { badRequest, notFound } from '../lib/errors.ts';
 import { csvStream } from './csv.ts';
+import { cutOffWhenStalled, ExportSlots, exportLimits } from './limits.ts';
 import type { AnyExportDefinition, ExportRegistry } from './registry.ts';
-import { consumeTicket, issueTicket } from './tickets.ts';
+import { consumeTicket, issueTicket, peekTicket, type UsableTicket } from './tickets.ts';
 import { xlsxStream } from './xlsx.ts';
 
 const CONTENT_TYPE = {
@@ -35,6 +36,10 @@ const contentDisposition = (fileName: string, inline = false) =>
 
 export function exportRoutes(app: FastifyInstance, db: Db, registry: ExportRegistry) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const slots = new ExportSlots();
+  // A document (a scan's PDF) is made before its first byte and holds no connection while sent:
+  // only list exports count against the caps.
+  const isList = (definition: AnyExportDefinition) => !('render' in definition);
 
   r.post(
     EXPORTS_PATH,
@@ -48,42 +53,81 @@ export function exportRoutes(app: FastifyInstance, db: Db, registry: ExportRegis
         throw badRequest(`The ${list} export comes as ${definition.formats.join(' or ')}, not ${format}.`);
       }
       parseQuery(definition, query);
-      const ticket = await issueTicket(db.kysely, currentOperator(request).id, { list, format, query });
+      const operator = currentOperator(request);
+      // Said now, where the app shows it, rather than on the download page; the download checks again.
+      if (isList(definition)) slots.check(operator.id);
+      const ticket = await issueTicket(
+        db.kysely,
+        { operatorId: operator.id, sessionId: operator.sessionId },
+        { list, format, query },
+      );
       reply.code(201);
       return { url: `${DOWNLOADS_PATH}/${ticket.token}`, expiresAt: ticket.expiresAt };
     },
   );
+
+  const expired = () =>
+    notFound('This download link has expired or was already used. Start the download again.');
+  const resolve = (ticket: UsableTicket) => {
+    const definition = registry.get(ticket.payload.list);
+    if (!definition) throw notFound('This export no longer exists.');
+    return { definition, format: ticket.payload.format, query: parseQuery(definition, ticket.payload.query) };
+  };
+  const headers = (
+    reply: FastifyReply,
+    { definition, format, query }: ReturnType<typeof resolve>,
+  ): FastifyReply =>
+    reply
+      .header('content-type', CONTENT_TYPE[format])
+      .header(
+        'content-disposition',
+        contentDisposition(definition.fileName(query, format), !isList(definition)),
+      )
+      .header('cache-control', 'no-store');
 
   // Public in the sense of "no bearer header": the single-use ticket in the path is the credential.
   r.get(
     `${DOWNLOADS_PATH}/:ticket`,
     { config: { public: true }, schema: { params: z.object({ ticket: z.string().max(100) }) } },
     async (request, reply) => {
-      const used = await consumeTicket(db.kysely, request.params.ticket);
-      if (!used)
-        throw notFound('This download link has expired or was already used. Start the download again.');
-      const definition = registry.get(used.payload.list);
-      if (!definition) throw notFound('This export no longer exists.');
-      const { format } = used.payload;
-      const query = parseQuery(definition, used.payload.query);
-      request.log.info({ operatorId: used.operatorId, list: definition.list, format }, 'export started');
-      let body: Readable;
-      if ('render' in definition) body = await definition.render(db, query);
-      else {
-        const batches = definition.rows(db, query);
-        body =
-          format === 'csv'
-            ? csvStream(batches, definition.columns)
-            : xlsxStream(batches, definition.columns, definition.sheetName);
+      // A HEAD (a link checker, a browser's preview) learns what the link is without using it up.
+      if (request.method === 'HEAD') {
+        const peeked = await peekTicket(db.kysely, request.params.ticket);
+        if (!peeked) throw expired();
+        return headers(reply, resolve(peeked)).send();
       }
-      reply
-        .header('content-type', CONTENT_TYPE[format])
-        .header(
-          'content-disposition',
-          contentDisposition(definition.fileName(query, format), 'render' in definition),
-        )
-        .header('cache-control', 'no-store');
-      return reply.send(body);
+      // The caps are judged before the link is used, so a refused download can be retried with it.
+      const peeked = await peekTicket(db.kysely, request.params.ticket);
+      if (!peeked) throw expired();
+      const release = isList(resolve(peeked).definition) ? slots.take(peeked.operatorId) : () => {};
+      let body: Readable;
+      let target: ReturnType<typeof resolve>;
+      try {
+        const used = await consumeTicket(db.kysely, request.params.ticket);
+        if (!used) throw expired();
+        target = resolve(used);
+        const { definition, format, query } = target;
+        request.log.info({ operatorId: used.operatorId, list: definition.list, format }, 'export started');
+        if ('render' in definition) body = await definition.render(db, query);
+        else {
+          const batches = definition.rows(db, query);
+          body =
+            format === 'csv'
+              ? csvStream(batches, definition.columns)
+              : xlsxStream(batches, definition.columns, definition.sheetName);
+        }
+      } catch (error) {
+        release();
+        throw error;
+      }
+      reply.raw.once('close', release);
+      cutOffWhenStalled(reply.raw, exportLimits.sendTimeoutMs, () =>
+        request.log.info(
+          { list: target.definition.list, timeoutMs: exportLimits.sendTimeoutMs },
+          'download cut off: its client read nothing for too long',
+        ),
+      );
+      return headers(reply, target).send(body);
     },
   );
 }

@@ -3,6 +3,9 @@ import { z } from 'zod';
 export const EXPORT_FORMATS = ['csv', 'xlsx', 'pdf'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
+/** Bounds of an export request's `query` (the list's filters, stored with the download link). */
+export const EXPORT_QUERY_LIMITS = { filters: 40, nameLength: 60, valueLength: 1000 } as const;
+
 /**
  * Asks for a download of a list with its current filters. The answer is a short-lived,
  * single-use link the browser opens natively (decisions §6): the bearer token never goes in a URL.
@@ -10,7 +13,21 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const exportRequestSchema = z.object({
   list: z.string().min(1).max(60),
   format: z.enum(EXPORT_FORMATS, { error: 'format must be csv, xlsx or pdf' }),
-  query: z.record(z.string(), z.string()).default({}),
+  // Stored with the link until it is used: bounded like a list's own query string.
+  query: z
+    .record(
+      z.string(),
+      z.string().max(EXPORT_QUERY_LIMITS.valueLength, {
+        error: `a filter value may be at most ${EXPORT_QUERY_LIMITS.valueLength} characters long; shorten it`,
+      }),
+    )
+    .refine((query) => Object.keys(query).length <= EXPORT_QUERY_LIMITS.filters, {
+      error: `an export takes at most ${EXPORT_QUERY_LIMITS.filters} filters`,
+    })
+    .refine((query) => Object.keys(query).every((name) => name.length <= EXPORT_QUERY_LIMITS.nameLength), {
+      error: `a filter name may be at most ${EXPORT_QUERY_LIMITS.nameLength} characters long`,
+    })
+    .default({}),
 });
 export type ExportRequest = z.infer<typeof exportRequestSchema>;
 
