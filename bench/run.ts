@@ -3,6 +3,7 @@ import { benchExport } from './export.ts';
 import { benchImport } from './import.ts';
 import { benchLists } from './lists.ts';
 import { benchOperations } from './operations.ts';
+import { benchSoak } from './soak.ts';
 
 console.log('== list endpoints on the demo database (SQLite)');
 await benchLists();
@@ -16,3 +17,5 @@ console.log('== operations lists at 1,000,000 rows (BENCH_OPS_PG for PostgreSQL)
 await benchOperations();
 console.log('== imports');
 await benchImport();
+console.log('== soak: 50 connections for 5 minutes over varied list URLs (SOAK_SECONDS to shorten)');
+await benchSoak();

@@ -14,8 +14,12 @@
  *
  * Takes well under a second; `npm start` runs it every time, so the build is never stale.
  *
- * `npm start` then runs `node --heap-growing-percent=50 dist/main.js`. By default V8 lets the old
- * generation grow to up to 4× what survived the last full collection before collecting again;
+ * `npm start` then runs `node --max-old-space-size=256 --heap-growing-percent=50 dist/main.js`.
+ * The first flag is the heap ceiling (README, "Memory"): the server's live heap is ≈ 25 MB and its
+ * largest jobs (a 1,000,000-row export, a re-upload of 1,000,000 fault codes) stay under 300 MB of
+ * resident memory all told, workers included (bench/RESULTS.md), so 256 MB of old generation is room to spare, while a leak or an
+ * unforeseen load ends in an out-of-memory exit (and a restart by the supervisor) instead of a
+ * machine that swaps. By default V8 lets the old generation grow to up to 4× what survived the last full collection before collecting again;
  * the server's live heap is ≈ 25 MB, and a million-row export promotes ≈ 40 MB of short-lived
  * rows and buffers, so peak memory went to ≈ 230 MB. Collecting at 1.5× keeps the export at
  * ≈ 160–175 MB for a few extra full collections (each a few tens of ms on so small a heap).
