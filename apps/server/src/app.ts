@@ -26,7 +26,8 @@ declare module 'fastify' {
 }
 
 export interface AppOptions {
-  config: Pick<Config, 'corsOrigins' | 'webRoot' | 'logLevel'> & Partial<Pick<Config, 'responseCache'>>;
+  config: Pick<Config, 'corsOrigins' | 'webRoot' | 'logLevel'> &
+    Partial<Pick<Config, 'responseCache' | 'trustProxy' | 'publicUrl'>>;
   db: Db;
   logger?: FastifyServerOptions['logger'];
 }
@@ -36,6 +37,8 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
+    // X-Forwarded-For / -Proto are believed only from the proxies named by TRUST_PROXY.
+    trustProxy: config.trustProxy?.length ? config.trustProxy : false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -63,9 +66,13 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
         defaultSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
+        // Added per request below, only over HTTPS.
+        upgradeInsecureRequests: null,
       },
     },
+    strictTransportSecurity: false,
   });
+  registerHttpsOnlyHeaders(app, config.publicUrl);
   // Other origins only when listed (decisions §1); the app itself is served from the same origin.
   // The preflight route it adds is public: a browser sends it without credentials, and it
   // answers headers only.
@@ -77,7 +84,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   registerAuthentication(app, db);
   if (config.responseCache !== false) registerResponseCache(app);
   app.get('/api/health', { config: { public: true } }, async () => ({ ok: true }));
-  authRoutes(app, db.kysely);
+  authRoutes(app, db);
   const exports = new ExportRegistry();
   faultCodeRoutes(app, db, exports);
   catalogueRoutes(app, db, exports);
@@ -87,6 +94,23 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
 
   await serveWebApp(app, config.webRoot);
   return app;
+}
+
+/**
+ * HSTS and the CSP's `upgrade-insecure-requests` only when the server knows the browser came over
+ * HTTPS: `PUBLIC_URL` says so for every request, or a proxy named by TRUST_PROXY says so in
+ * `X-Forwarded-Proto` (Fastify believes it from those only). Over plain HTTP — the app opened by
+ * host name or LAN address — they would make the browser fetch the app's own scripts over https,
+ * which fails, and leave a blank page.
+ */
+function registerHttpsOnlyHeaders(app: FastifyInstance, publicUrl: string | undefined) {
+  const alwaysHttps = publicUrl?.startsWith('https:') ?? false;
+  app.addHook('onRequest', async (request, reply) => {
+    if (!alwaysHttps && request.protocol !== 'https') return;
+    reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    const csp = reply.getHeader('content-security-policy');
+    if (typeof csp === 'string') reply.header('content-security-policy', `${csp};upgrade-insecure-requests`);
+  });
 }
 
 /**

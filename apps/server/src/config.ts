@@ -13,6 +13,14 @@ export interface Config {
   responseCache: boolean;
   /** Where the built web app lives; served from `/` when it exists. */
   webRoot: string;
+  /**
+   * Addresses or CIDR ranges of the reverse proxies in front of the server (`TRUST_PROXY`): only a
+   * request arriving from one of them has its `X-Forwarded-For` (the client address the sign-in
+   * throttle counts) and `X-Forwarded-Proto` believed. Empty: the connection's own address.
+   */
+  trustProxy: string[];
+  /** The address operators open (`PUBLIC_URL`); an `https:` one makes every answer say HTTPS-only things (HSTS). */
+  publicUrl?: string;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -53,5 +61,47 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     responseCache: responseCache === 'on',
     webRoot: path.join(repoRoot, 'apps', 'web', 'dist'),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    ...(env.PUBLIC_URL ? { publicUrl: parsePublicUrl(env.PUBLIC_URL) } : {}),
   };
+}
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
+
+/**
+ * `TRUST_PROXY`: a comma-separated list of proxy addresses (`10.0.0.5`, `::1`), CIDR ranges
+ * (`10.0.0.0/8`, `fd00::/8`) or the names `loopback`, `linklocal`, `uniquelocal`.
+ */
+export function parseTrustProxy(value: string | undefined): string[] {
+  const entries = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) continue;
+    const [address = '', bits, ...more] = entry.split('/');
+    const v6 = address.includes(':');
+    const max = v6 ? 128 : 32;
+    const addressOk = v6 ? /^[0-9a-f:.]+$/i.test(address) && address.length <= 45 : IPV4.test(address);
+    const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= max);
+    if (!addressOk || !bitsOk || more.length > 0) {
+      throw new Error(
+        `TRUST_PROXY must list proxy addresses or CIDR ranges separated by commas, e.g. 10.0.0.5,fd00::/8 (got "${entry}")`,
+      );
+    }
+  }
+  return entries;
+}
+
+/** `PUBLIC_URL`: the http(s) address operators open, e.g. https://obd-admin.example.com. */
+export function parsePublicUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`PUBLIC_URL must be an address like https://obd-admin.example.com (got "${value}")`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error(`PUBLIC_URL must start with https:// or http:// (got "${value}")`);
+  return url.origin;
 }

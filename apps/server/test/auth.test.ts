@@ -93,14 +93,15 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
     expect(unknown.json()).toEqual(wrong.json());
   });
 
-  it('rate-limits repeated failures per account with 429', async () => {
+  it('rate-limits repeated failures from one address with 429, and lets the account in from elsewhere', async () => {
     await signedIn(t.db); // unrelated operator
     const email = 'editor@example.com';
     for (let i = 0; i < 5; i += 1)
-      expect((await login(email, `wrong ${i}`, `10.1.0.${i}`)).statusCode).toBe(401);
-    const limited = await login(email, 'a long password', '10.1.0.99');
+      expect((await login(email, `wrong ${i}`, '10.1.0.1')).statusCode).toBe(401);
+    const limited = await login(email, 'a long password', '10.1.0.1');
     expect(limited.statusCode).toBe(429);
     expect(limited.json().error).toMatch(/Too many failed sign-in attempts/);
+    expect((await login(email, 'a long password', '10.1.0.99')).statusCode).toBe(200);
   });
 
   it('counts failures together across servers sharing the database', async () => {
@@ -111,7 +112,7 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
         method: 'POST',
         url: '/api/login',
         payload: { email, password: `wrong ${i}` },
-        remoteAddress: `10.2.0.${i}`,
+        remoteAddress: '10.2.0.1',
       });
     try {
       for (let i = 0; i < 5; i += 1) expect((await attempt(i % 2 ? other : t.app, i)).statusCode).toBe(401);

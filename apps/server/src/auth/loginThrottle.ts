@@ -1,74 +1,104 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Db } from '../db/database.ts';
+import { serialised } from './serialised.ts';
 
 export interface ThrottleLimits {
   windowMs: number;
-  /** Failures of one account within the window before its sign-ins are refused. */
-  perAccount: number;
-  /** Failures from one client address within the window before its sign-ins are refused. */
+  /** Failures of one account from one client address within the window before that address is refused for it. */
+  perPair: number;
+  /** Failures from one client address, whatever the account, within the window before it is refused. */
   perAddress: number;
+  /** Failures of one account, from any address, within the window before its checks are spaced out… */
+  accountSlowAfter: number;
+  /** …to at most one every this many milliseconds, from any address. */
+  accountSpacingMs: number;
 }
 
-const DEFAULT_LIMITS: ThrottleLimits = { windowMs: 15 * 60 * 1000, perAccount: 5, perAddress: 20 };
+export const DEFAULT_LIMITS: ThrottleLimits = {
+  windowMs: 15 * 60 * 1000,
+  perPair: 5,
+  perAddress: 20,
+  accountSlowAfter: 10,
+  accountSpacingMs: 2000,
+};
+
+/** Admitted: check the password, then call `succeeded` or leave the attempt counted as a failure. */
+export type Reservation =
+  | { admitted: true; attempt: number }
+  | { admitted: false; retryAfterSeconds: number };
 
 /**
- * Counts failed sign-ins per account and per client address in a sliding window. The failures
- * live in the database, like sessions: every server process sharing it counts the same attempts
- * (so running several servers does not multiply an attacker's guesses), a restart forgets
- * nothing, and rows older than the window are deleted as new failures arrive, so the table stays
- * as small as the attempts of the last window.
+ * Counts sign-in (and sign-up) attempts per account, per client address and per pair of them, in
+ * a sliding window. An attempt is written — reserved — before its password is checked, in a
+ * section no other reservation for the same account or address runs in, in any process sharing
+ * the database (`serialised`): thirty simultaneous guesses get five checks, not eleven. It stays
+ * as a failure unless the password was right.
+ *
+ * The refusals are shaped so that an anonymous party cannot lock an operator out: guessing from
+ * one address refuses that address for that account (and, past a larger count, for every
+ * account); the account itself is only slowed, to one check every couple of seconds once many
+ * addresses have failed on it, so the right password from the operator's own address still gets
+ * in. Behind a reverse proxy the address is the client's only when `TRUST_PROXY` names the proxy.
  */
 export class LoginThrottle {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     private readonly limits: ThrottleLimits = DEFAULT_LIMITS,
   ) {}
 
-  /** Seconds until another attempt is allowed, or 0 when it is allowed now. */
-  async retryAfter(email: string, address: string): Promise<number> {
-    const now = Date.now();
-    const counts = await this.db
-      .selectFrom('login_failures')
-      .select(['subject', (eb) => eb.fn.countAll<number | string>().as('failures')])
-      .select((eb) => eb.fn.min('failed_at').as('oldest'))
-      .where('subject', 'in', [accountKey(email), addressKey(address)])
-      .where('failed_at', '>', this.windowStart(now))
-      .groupBy('subject')
-      .execute();
-    let wait = 0;
-    for (const { subject, failures, oldest } of counts) {
-      const max = subject.startsWith('e:') ? this.limits.perAccount : this.limits.perAddress;
-      if (Number(failures) < max || !oldest) continue;
-      const freeAt = Date.parse(oldest) + this.limits.windowMs;
-      wait = Math.max(wait, Math.ceil((freeAt - now) / 1000));
-    }
-    return wait;
-  }
-
-  async fail(email: string, address: string): Promise<void> {
-    const now = Date.now();
-    const failedAt = new Date(now).toISOString();
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('login_failures').where('failed_at', '<=', this.windowStart(now)).execute();
-      await trx
-        .insertInto('login_failures')
-        .values([
-          { subject: accountKey(email), failed_at: failedAt },
-          { subject: addressKey(address), failed_at: failedAt },
-        ])
+  async reserve(email: string, address: string): Promise<Reservation> {
+    return serialised(this.db, [`login-account:${email}`, `login-address:${address}`], async (trx) => {
+      const now = Date.now();
+      const windowStart = new Date(now - this.limits.windowMs).toISOString();
+      // Rows older than the window count for nothing; deleting them here keeps the table as
+      // small as the last window's attempts.
+      await trx.deleteFrom('login_attempts').where('attempted_at', '<=', windowStart).execute();
+      const rows = await trx
+        .selectFrom('login_attempts')
+        .select(['email', 'address', 'attempted_at'])
+        .where('attempted_at', '>', windowStart)
+        .where((eb) => eb.or([eb('email', '=', email), eb('address', '=', address)]))
+        .orderBy('attempted_at')
         .execute();
+      const pair = rows.filter((r) => r.email === email && r.address === address);
+      const fromAddress = rows.filter((r) => r.address === address);
+      const ofAccount = rows.filter((r) => r.email === email);
+      let freeAt = 0;
+      const windowAfter = (oldest: { attempted_at: string } | undefined) =>
+        oldest ? Date.parse(oldest.attempted_at) + this.limits.windowMs : 0;
+      if (pair.length >= this.limits.perPair)
+        freeAt = Math.max(freeAt, windowAfter(pair.at(-this.limits.perPair)));
+      if (fromAddress.length >= this.limits.perAddress)
+        freeAt = Math.max(freeAt, windowAfter(fromAddress.at(-this.limits.perAddress)));
+      const latest = ofAccount.at(-1);
+      if (ofAccount.length >= this.limits.accountSlowAfter && latest)
+        freeAt = Math.max(freeAt, Date.parse(latest.attempted_at) + this.limits.accountSpacingMs);
+      if (freeAt > now) return { admitted: false, retryAfterSeconds: Math.ceil((freeAt - now) / 1000) };
+      const { id } = await trx
+        .insertInto('login_attempts')
+        .values({ email, address, attempted_at: new Date(now).toISOString() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { admitted: true, attempt: id };
     });
   }
 
-  /** A successful sign-in clears the account's failures; the address keeps its count. */
-  async succeed(email: string): Promise<void> {
-    await this.db.deleteFrom('login_failures').where('subject', '=', accountKey(email)).execute();
-  }
-
-  private windowStart(now: number): string {
-    return new Date(now - this.limits.windowMs).toISOString();
+  /**
+   * The password was right: the attempt was no failure, and this address's earlier failures on
+   * this account are forgiven. Failures from other addresses stay counted.
+   */
+  async succeeded(email: string, address: string, attempt: number): Promise<void> {
+    await this.db.kysely
+      .deleteFrom('login_attempts')
+      .where((eb) =>
+        eb.or([eb('id', '=', attempt), eb.and([eb('email', '=', email), eb('address', '=', address)])]),
+      )
+      .execute();
   }
 }
 
-const accountKey = (email: string) => `e:${email}`;
-const addressKey = (address: string) => `a:${address}`;
+/** The sentence of a refused attempt: how long to wait, in words a person can act on. */
+export function retryMessage(seconds: number): string {
+  const wait =
+    seconds < 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minutes`;
+  return `Too many failed sign-in attempts. Try again in ${wait}.`;
+}

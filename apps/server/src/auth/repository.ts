@@ -137,21 +137,26 @@ export async function createInvitation(db: Kysely<Database>, role: Role, created
   return { code, role, expiresAt };
 }
 
-/** Marks an unused, unexpired invitation as used and returns its role; undefined if none matches. */
-export async function redeemInvitation(
-  db: Kysely<Database>,
-  code: string,
-  operatorId: number,
-): Promise<Role | undefined> {
+/**
+ * Marks an unused, unexpired invitation as used — one conditional UPDATE, so of several sign-ups
+ * racing with one code exactly one changes the row — and returns it; undefined if none matched.
+ * Run it in the sign-up's transaction before the account is inserted (`markInvitationUsedBy`).
+ */
+export async function redeemInvitation(db: Kysely<Database>, code: string) {
   const row = await db
     .updateTable('invitations')
-    .set({ used_at: isoNow(), used_by: operatorId })
+    .set({ used_at: isoNow() })
     .where('code_hash', '=', hashToken(code.trim().toUpperCase()))
     .where('used_at', 'is', null)
     .where('expires_at', '>', isoNow())
-    .returning('role')
+    .returning(['id', 'role'])
     .executeTakeFirst();
-  return row?.role as Role | undefined;
+  return row && { id: row.id, role: row.role as Role };
+}
+
+/** Records which operator a redeemed invitation created. */
+export async function markInvitationUsedBy(db: Kysely<Database>, invitationId: number, operatorId: number) {
+  await db.updateTable('invitations').set({ used_by: operatorId }).where('id', '=', invitationId).execute();
 }
 
 export async function findValidInvitation(db: Kysely<Database>, code: string) {

@@ -7,12 +7,11 @@ import {
   signupBodySchema,
   signupStatusSchema,
 } from '@obd/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Db } from '../db/database.ts';
 import { forbidden, HttpError, unauthorized } from '../lib/errors.ts';
-import { LoginThrottle } from './loginThrottle.ts';
+import { LoginThrottle, retryMessage } from './loginThrottle.ts';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.ts';
 import { currentOperator } from './plugin.ts';
 import {
@@ -22,37 +21,45 @@ import {
   findOperatorByEmail,
   findValidInvitation,
   insertOperator,
+  markInvitationUsedBy,
   normaliseEmail,
   redeemInvitation,
   revokeSession,
 } from './repository.ts';
+import { serialised } from './serialised.ts';
 
 const LOGIN_FAILED = 'Invalid email or password';
+const NEEDS_INVITATION = 'Sign-up needs an invitation code. Ask an admin of OBD Admin for one.';
+const BAD_INVITATION = 'This invitation code is unknown, used or expired. Ask an admin for a new one.';
+const EMAIL_TAKEN =
+  'This invitation cannot create an account for this email. If you already have an account, sign in; otherwise ask the admin who invited you.';
 
-export function authRoutes(app: FastifyInstance, db: Kysely<Database>) {
+export function authRoutes(app: FastifyInstance, db: Db) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const throttle = new LoginThrottle(db);
+  /** Reserves an attempt for this email from this client, or answers 429 with how long to wait. */
+  const reserve = async (email: string, request: FastifyRequest, reply: FastifyReply) => {
+    const reservation = await throttle.reserve(email, request.ip);
+    if (!reservation.admitted) {
+      reply.header('retry-after', String(reservation.retryAfterSeconds));
+      throw new HttpError('RATE_LIMITED', retryMessage(reservation.retryAfterSeconds));
+    }
+    return reservation.attempt;
+  };
 
   r.post(
     '/api/login',
     { config: { public: true }, schema: { body: loginBodySchema, response: { 200: sessionResponseSchema } } },
-    async (request) => {
+    async (request, reply) => {
       const email = normaliseEmail(request.body.email);
-      const wait = await throttle.retryAfter(email, request.ip);
-      if (wait > 0) {
-        throw new HttpError(
-          'RATE_LIMITED',
-          `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`,
-        );
-      }
-      const operator = await findOperatorByEmail(db, email);
+      // Counted before the password is checked: a burst cannot all pass a count read before any
+      // of its failures is written.
+      const attempt = await reserve(email, request, reply);
+      const operator = await findOperatorByEmail(db.kysely, email);
       const ok = await verifyPassword(operator?.password_hash ?? (await decoyHash()), request.body.password);
-      if (!operator || !ok) {
-        await throttle.fail(email, request.ip);
-        throw unauthorized(LOGIN_FAILED);
-      }
-      await throttle.succeed(email);
-      const token = await createSession(db, operator.id);
+      if (!operator || !ok) throw unauthorized(LOGIN_FAILED);
+      await throttle.succeeded(email, request.ip, attempt);
+      const token = await createSession(db.kysely, operator.id);
       request.log.info({ operatorId: operator.id }, 'signed in');
       return { token, operator: { id: operator.id, email: operator.email, role: operator.role as 'viewer' } };
     },
@@ -61,7 +68,7 @@ export function authRoutes(app: FastifyInstance, db: Kysely<Database>) {
   r.get(
     '/api/signup',
     { config: { public: true }, schema: { response: { 200: signupStatusSchema } } },
-    async () => ({ invitationRequired: (await countOperators(db)) > 0 }),
+    async () => ({ invitationRequired: (await countOperators(db.kysely)) > 0 }),
   );
 
   r.post(
@@ -71,35 +78,43 @@ export function authRoutes(app: FastifyInstance, db: Kysely<Database>) {
       schema: { body: signupBodySchema, response: { 201: sessionResponseSchema } },
     },
     async (request, reply) => {
-      const { email, password, invitationCode } = request.body;
+      const { password, invitationCode } = request.body;
+      const email = normaliseEmail(request.body.email);
+      // Throttled like sign-in (an invitation code is a secret too), and the invitation is
+      // checked before anything that depends on the email: without a valid code, every email —
+      // an operator's or not — gets the same answer.
+      const attempt = await reserve(email, request, reply);
+      if ((await countOperators(db.kysely)) > 0) {
+        if (!invitationCode) throw forbidden(NEEDS_INVITATION);
+        if (!(await findValidInvitation(db.kysely, invitationCode))) throw forbidden(BAD_INVITATION);
+        if (await findOperatorByEmail(db.kysely, email)) throw new HttpError('CONFLICT', EMAIL_TAKEN);
+      }
+      // The costly hash only for a request that passed the checks.
       const passwordHash = await hashPassword(password);
-      // One transaction: two people signing up at once cannot both become the first admin, and an
-      // invitation is used exactly once.
-      const operator = await db.transaction().execute(async (trx) => {
-        if (await findOperatorByEmail(trx, email)) {
-          throw new HttpError('CONFLICT', 'An operator with this email already exists. Sign in instead.');
-        }
-        const first = (await countOperators(trx)) === 0;
-        if (first) return insertOperator(trx, { email, passwordHash, role: 'admin' });
-        if (!invitationCode) {
-          throw forbidden('Sign-up needs an invitation code. Ask an admin of OBD Admin for one.');
-        }
-        const invitation = await findValidInvitation(trx, invitationCode);
-        if (!invitation) {
-          throw forbidden('This invitation code is unknown, used or expired. Ask an admin for a new one.');
-        }
-        const created = await insertOperator(trx, { email, passwordHash, role: invitation.role as 'viewer' });
-        await redeemInvitation(trx, invitationCode, created.id);
+      // The checks again, where no other sign-up (in any process) runs at the same time: two
+      // first sign-ups cannot both see no operator, and the invitation is used by one UPDATE that
+      // must change its row before the account exists (rolled back with it on any refusal).
+      const operator = await serialised(db, ['signup'], async (trx) => {
+        if ((await countOperators(trx)) === 0)
+          return insertOperator(trx, { email, passwordHash, role: 'admin' });
+        if (!invitationCode) throw forbidden(NEEDS_INVITATION);
+        const invitation = await redeemInvitation(trx, invitationCode);
+        if (!invitation) throw forbidden(BAD_INVITATION);
+        if (await findOperatorByEmail(trx, email)) throw new HttpError('CONFLICT', EMAIL_TAKEN);
+        const created = await insertOperator(trx, { email, passwordHash, role: invitation.role });
+        await markInvitationUsedBy(trx, invitation.id, created.id);
         return created;
       });
-      const token = await createSession(db, operator.id);
+      await throttle.succeeded(email, request.ip, attempt);
+      const token = await createSession(db.kysely, operator.id);
+      request.log.info({ operatorId: operator.id, role: operator.role }, 'signed up');
       reply.code(201);
       return { token, operator: { id: operator.id, email: operator.email, role: operator.role as 'viewer' } };
     },
   );
 
   r.post('/api/logout', async (request, reply) => {
-    await revokeSession(db, currentOperator(request).sessionId);
+    await revokeSession(db.kysely, currentOperator(request).sessionId);
     reply.code(204).send();
   });
 
@@ -115,7 +130,7 @@ export function authRoutes(app: FastifyInstance, db: Kysely<Database>) {
       schema: { body: invitationBodySchema, response: { 201: invitationResponseSchema } },
     },
     async (request, reply) => {
-      const invitation = await createInvitation(db, request.body.role, currentOperator(request).id);
+      const invitation = await createInvitation(db.kysely, request.body.role, currentOperator(request).id);
       reply.code(201);
       return invitation;
     },

@@ -20,6 +20,7 @@ import { listCountsMigration } from './migrations/004_list_counts.ts';
 import { loginFailuresMigration } from './migrations/005_login_failures.ts';
 import { droppableNaturalKeysMigration } from './migrations/006_droppable_natural_keys.ts';
 import { listMonthsMigration } from './migrations/007_list_months.ts';
+import { loginAttemptsMigration } from './migrations/008_login_attempts.ts';
 import { ticketSessionsMigration } from './migrations/009_ticket_sessions_import_heartbeat.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
@@ -201,6 +202,7 @@ export async function migrate(db: Db): Promise<void> {
     '005_login_failures': loginFailuresMigration(),
     '006_droppable_natural_keys': droppableNaturalKeysMigration(db.dialect),
     '007_list_months': listMonthsMigration(db.dialect),
+    '008_login_attempts': loginAttemptsMigration(db.dialect),
     '009_ticket_sessions_import_heartbeat': ticketSessionsMigration(),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -157,8 +157,8 @@ export interface Database {
     role: string;
     created_at: string;
   };
-  /** One row per failed sign-in per subject (`e:<email>` or `a:<address>`), kept for the window. */
-  login_failures: { subject: string; failed_at: string };
+  /** One row per sign-in or sign-up attempt, written before its check (`auth/loginThrottle.ts`). */
+  login_attempts: { id: Generated<number>; email: string; address: string; attempted_at: string };
   sessions: {
     id: Generated<number>;
     token_hash: string;
