@@ -80,6 +80,15 @@ export async function receiveUpload(
     }
   } catch (error) {
     await remove();
+    // A client that goes away mid-upload (closed tab, lost network) is not a server fault: an
+    // info line, and the same sentence as any interrupted upload for the history.
+    if (clientGone(request, error)) {
+      request.log.info(
+        { fileName: file?.fileName, err: { message: (error as Error)?.message } },
+        'upload abandoned by the client',
+      );
+      throw interrupted();
+    }
     throw translateMultipartError(error, limit);
   }
   if (!file) {
@@ -91,6 +100,17 @@ export async function receiveUpload(
     throw badRequest('The file is empty.');
   }
   return { ...file, dir, fields, remove };
+}
+
+const interrupted = () => badRequest('The upload was interrupted before the whole file arrived. Try again.');
+
+/** True when the request failed because its client went away, not because of what it sent. */
+function clientGone(request: FastifyRequest, error: unknown): boolean {
+  if (error instanceof HttpError) return false;
+  const code = (error as { code?: string })?.code;
+  return (
+    code === 'ECONNRESET' || code === 'ECONNABORTED' || request.raw.destroyed || request.socket.destroyed
+  );
 }
 
 function translateMultipartError(error: unknown, limit: number): unknown {
@@ -105,7 +125,7 @@ function translateMultipartError(error: unknown, limit: number): unknown {
     return badRequest('Send the file as multipart/form-data, in a field named "file".');
   }
   if (code === 'FST_REQ_PREMATURE_CLOSE' || (error as Error)?.message?.includes('terminated early')) {
-    return badRequest('The upload was interrupted before the whole file arrived. Try again.');
+    return interrupted();
   }
   if ((error as Error)?.message?.includes('Unexpected end of form') || code === 'FST_MULTIPART_MALFORMED') {
     return badRequest('The upload is not well-formed multipart/form-data. Try again.');
