@@ -12,6 +12,8 @@ import type { Db } from './db/database.ts';
 import { ExportRegistry } from './export/registry.ts';
 import { exportRoutes } from './export/routes.ts';
 import { registerErrorHandler } from './lib/errorHandler.ts';
+import { registerNulGuard } from './lib/nulGuard.ts';
+import { registerOpenApi } from './lib/openapi.ts';
 import { registerResponseCache } from './lib/responseCache.ts';
 import { catalogueRoutes } from './modules/catalogue/routes.ts';
 import { faultCodeRoutes } from './modules/faultCodes/routes.ts';
@@ -20,8 +22,8 @@ import { uploadRoutes } from './modules/uploads/routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Every route registered, as `METHOD /path`: the auth test walks this list. */
-    registeredRoutes: { method: string; url: string; public: boolean }[];
+    /** Every route registered, as `METHOD /path`: the auth and query-fuzzing tests walk this list. */
+    registeredRoutes: { method: string; url: string; public: boolean; querystring?: unknown }[];
   }
 }
 
@@ -55,11 +57,13 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
         get public() {
           return Boolean(route.config?.public);
         },
+        querystring: route.schema?.querystring,
       });
     }
   });
 
   registerErrorHandler(app);
+  registerNulGuard(app);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -82,6 +86,8 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   await app.register(cors, { origin: config.corsOrigins.length > 0 ? config.corsOrigins : false });
 
   registerAuthentication(app, db);
+  // Before every route: the document learns the routes as they are registered.
+  await registerOpenApi(app);
   if (config.responseCache !== false) registerResponseCache(app);
   app.get('/api/health', { config: { public: true } }, async () => ({ ok: true }));
   authRoutes(app, db);

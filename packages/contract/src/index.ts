@@ -9,6 +9,7 @@ export * from './common/display.ts';
 export * from './common/errors.ts';
 export * from './common/export.ts';
 export * from './common/list.ts';
+export * from './common/openapi.ts';
 export * from './common/pager.ts';
 export * from './faultCodes/faultCodes.ts';
 export * from './operations/filters.ts';

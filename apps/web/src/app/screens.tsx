@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ApiScreen } from '../features/api/ApiScreen.tsx';
 import {
   actuationCommands,
   bikeMakeList,
@@ -85,6 +86,8 @@ export const SCREENS: readonly ScreenRoute[] = [
   detailScreen(OPERATIONS_PATHS.actuationDetails, actuationDetails),
   listScreen(IMPORT_HISTORY_PATHS.list, importHistoryList),
   detailScreen(IMPORT_HISTORY_PATHS.details, importDetails),
+  // Not in the spec's sidebar (issue 10): the API's own document, for operators and integrators.
+  { path: '/API', label: 'API', element: <ApiScreen /> },
 ];
 
 /** The screens listed in the sidebar. */
