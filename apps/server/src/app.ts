@@ -75,6 +75,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
       },
     },
     strictTransportSecurity: false,
+    crossOriginOpenerPolicy: false,
   });
   registerHttpsOnlyHeaders(app, config.publicUrl);
   // Other origins only when listed (decisions §1); the app itself is served from the same origin.
@@ -107,13 +108,15 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
  * HTTPS: `PUBLIC_URL` says so for every request, or a proxy named by TRUST_PROXY says so in
  * `X-Forwarded-Proto` (Fastify believes it from those only). Over plain HTTP — the app opened by
  * host name or LAN address — they would make the browser fetch the app's own scripts over https,
- * which fails, and leave a blank page.
+ * which fails, and leave a blank page. Cross-Origin-Opener-Policy too: a browser ignores it on
+ * such an origin and logs an error on every page.
  */
 function registerHttpsOnlyHeaders(app: FastifyInstance, publicUrl: string | undefined) {
   const alwaysHttps = publicUrl?.startsWith('https:') ?? false;
   app.addHook('onRequest', async (request, reply) => {
     if (!alwaysHttps && request.protocol !== 'https') return;
     reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    reply.header('cross-origin-opener-policy', 'same-origin');
     const csp = reply.getHeader('content-security-policy');
     if (typeof csp === 'string') reply.header('content-security-policy', `${csp};upgrade-insecure-requests`);
   });

@@ -51,10 +51,11 @@ describe('security headers over HTTP and HTTPS', () => {
     expect(res.statusCode).toBe(200);
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("default-src 'self'");
-    return {
-      upgrades: csp.includes('upgrade-insecure-requests'),
-      hsts: res.headers['strict-transport-security'],
-    };
+    const upgrades = csp.includes('upgrade-insecure-requests');
+    const hsts = res.headers['strict-transport-security'];
+    // Ignored by a browser on an origin reached over plain HTTP, with an error in its console.
+    expect(res.headers['cross-origin-opener-policy']).toBe(hsts ? 'same-origin' : undefined);
+    return { upgrades, hsts };
   };
 
   it('sends neither over plain HTTP', async () => {

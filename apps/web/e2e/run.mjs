@@ -13,6 +13,12 @@ import { journeys } from './journeys/index.mjs';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const screenshotDir = path.join(repoRoot, 'test-results', 'e2e');
 const SERVER_START_TIMEOUT_MS = 180_000;
+/** A name for the server as another machine would use it; Chromium maps it to 127.0.0.1. */
+const HOST_NAME = 'obd-admin.test';
+// `E2E_ONLY=<part of a journey's name>` runs only the journeys whose name contains it.
+const selected = process.env.E2E_ONLY
+  ? journeys.filter((journey) => journey.name.includes(process.env.E2E_ONLY))
+  : journeys;
 
 async function main() {
   if (!fs.existsSync(path.join(repoRoot, 'apps/web/dist/index.html'))) {
@@ -43,13 +49,16 @@ async function main() {
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        `--host-resolver-rules=MAP ${HOST_NAME} 127.0.0.1`,
       ],
     });
-    for (const journey of journeys) {
+    for (const journey of selected) {
       const started = Date.now();
       const pages = [];
       const context = {
         baseUrl,
+        /** The same server by host name, over plain HTTP, as opened from another machine. */
+        hostUrl: `http://${HOST_NAME}:${port}`,
         /** A fresh browser profile (own storage) with one page; every page is screenshotted on failure. */
         async newPage(options = {}) {
           const browserContext = await browser.newContext({
@@ -89,7 +98,7 @@ async function main() {
   } catch (error) {
     // The server or the browser did not start: every journey counts as failed.
     console.error(error?.stack ?? String(error));
-    failed = journeys.length - passed;
+    failed = selected.length - passed;
   } finally {
     await browser?.close().catch(() => {});
     await stopServer(server);

@@ -8,12 +8,14 @@ import { faultCodeBrowsers } from './faultCodeBrowsers.mjs';
 import { faultCodeListState } from './faultCodeListState.mjs';
 import { operationsLists } from './operationsLists.mjs';
 import { operationsScans } from './operationsScans.mjs';
+import { servedByHostName } from './servedByHostName.mjs';
 import { signupLogoutLogin } from './signupLogoutLogin.mjs';
 import { uploadsActivationAndUpdateCommands, uploadsFaultCodesAndHistory } from './uploads.mjs';
 import { wrongPasswordAndNarrowScreen } from './wrongPasswordAndNarrowScreen.mjs';
 
 export const journeys = [
   signupLogoutLogin,
+  servedByHostName,
   faultCodeListState,
   faultCodeBrowsers,
   catalogueCoverageAndCommands,
