@@ -12,6 +12,7 @@ import type { Db } from './db/database.ts';
 import { ExportRegistry } from './export/registry.ts';
 import { exportRoutes } from './export/routes.ts';
 import { registerErrorHandler } from './lib/errorHandler.ts';
+import { registerHousekeeping } from './lib/housekeeping.ts';
 import { registerNulGuard } from './lib/nulGuard.ts';
 import { registerOpenApi } from './lib/openapi.ts';
 import { registerResponseCache } from './lib/responseCache.ts';
@@ -96,6 +97,8 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   faultCodeRoutes(app, db, exports);
   catalogueRoutes(app, db, exports);
   uploadRoutes(app, db);
+  // Stale upload folders and abandoned imports at start; expired rows hourly (timers stop on close).
+  registerHousekeeping(app, db);
   operationsRoutes(app, db, exports);
   exportRoutes(app, db, exports);
 

@@ -111,7 +111,7 @@ describe.each(DIALECTS)('downloads that stall on %s', (dialect) => {
     expect(mine.map((o) => o.status)).toEqual([200, 200, 200]);
     const fourth = await fetch(`${base()}${firstLinks[3]?.body.url}`);
     expect(fourth.status).toBe(429);
-    expect((await fourth.json()).error).toBe(
+    expect(((await fourth.json()) as { error: string }).error).toBe(
       'You already have 3 downloads running. Wait for one of them to finish, then start this one again.',
     );
     expect((await link(first.headers)).body.error).toMatch(/^You already have 3 downloads running\./);

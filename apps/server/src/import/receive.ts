@@ -6,6 +6,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { badRequest, HttpError } from '../lib/errors.ts';
+import { markUploadFolder, UPLOAD_FOLDER_PREFIX } from '../lib/housekeeping.ts';
 
 /** An uploaded file saved to a temporary file, with what was learnt while it streamed in. */
 export interface ReceivedUpload {
@@ -43,8 +44,10 @@ export async function receiveUpload(
   if (!request.isMultipart()) {
     throw badRequest('Send the file as multipart/form-data, in a field named "file".');
   }
-  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'obd-upload-'));
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), UPLOAD_FOLDER_PREFIX));
   const remove = () => fs.promises.rm(dir, { recursive: true, force: true });
+  // Says whose folder it is, so that a server started after this one died removes it.
+  await markUploadFolder(dir);
   const fields: Record<string, string> = {};
   let file: { path: string; fileName: string; size: number; hash: string } | undefined;
   try {

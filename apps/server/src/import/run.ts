@@ -4,6 +4,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { badRequest, HttpError } from '../lib/errors.ts';
+import { startImportHeartbeat } from '../lib/housekeeping.ts';
 import { openWorkbook } from './open.ts';
 import type { ReceivedUpload } from './receive.ts';
 import { finishImport, ProgressWriter, startImport, trackProgress } from './record.ts';
@@ -85,6 +86,7 @@ export async function runImport<Answer>(
   });
   const progress = new ProgressWriter(db, record.id);
   const untrack = trackProgress(record.id, progress);
+  const stopHeartbeat = startImportHeartbeat(db, record.id);
   const problems = new RowProblems();
   let workbook: Workbook | undefined;
   let totalRows = 0;
@@ -196,6 +198,7 @@ export async function runImport<Answer>(
     const cause = known ? error : new HttpError('INTERNAL', SERVER_FAILURE);
     throw new UploadFailure(cause, record.id, problems.sorted(sheetOrder));
   } finally {
+    stopHeartbeat();
     untrack();
     await workbook?.close();
   }

@@ -25,7 +25,7 @@ import {
   updateCommandsJob,
 } from '../../import/jobs/jobs.ts';
 import { type ReceivedUpload, receiveUpload, tooLarge } from '../../import/receive.ts';
-import { failInterruptedImports, liveProgress, recordRefusal } from '../../import/record.ts';
+import { liveProgress, recordRefusal } from '../../import/record.ts';
 import { type ImportJob, runImport, UploadFailure } from '../../import/run.ts';
 import { prewarmXlsxWorker } from '../../import/xlsxWorkers.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
@@ -154,7 +154,6 @@ async function refused(
  * and the import history with progress polling (every signed-in operator).
  */
 export function uploadRoutes(app: FastifyInstance, db: Db) {
-  app.addHook('onReady', () => failInterruptedImports(db));
   app.register(async (scope) => {
     await scope.register(multipart, { throwFileSizeLimit: true });
     scope.setErrorHandler(uploadErrorHandler);
