@@ -1,6 +1,5 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../db/database.ts';
-import { type SearchTable, searchTableOf } from '../db/migrations/003_run_search.ts';
 import { containsCI, equalsCI, likePattern } from './sql.ts';
 
 /**
@@ -9,8 +8,8 @@ import { containsCI, equalsCI, likePattern } from './sql.ts';
  */
 const usesTrigramIndex = (fragment: string) => fragment.length >= 3 && !/[%_\\]/.test(fragment);
 
-function trigramSearch(table: SearchTable, column: string, fragment: string) {
-  return sql<SqlBool>`${sql.ref('id')} IN (SELECT rowid FROM ${sql.table(searchTableOf(table))} WHERE ${sql.ref(column)} LIKE ${likePattern(fragment)})`;
+function trigramSearch(searchTable: string, column: string, fragment: string) {
+  return sql<SqlBool>`${sql.ref('id')} IN (SELECT rowid FROM ${sql.table(searchTable)} WHERE ${sql.ref(column)} LIKE ${likePattern(fragment)})`;
 }
 
 /**
@@ -18,7 +17,7 @@ function trigramSearch(table: SearchTable, column: string, fragment: string) {
  * instead of writing WHERE clauses, so every list filters the same way.
  */
 export type FilterRule =
-  | { match: 'contains'; column: string; searchTable?: SearchTable }
+  | { match: 'contains'; column: string; searchTable?: string }
   | { match: 'equalsCI'; column: string }
   | { match: 'exact'; column: string }
   | { match: 'flag'; column: string }
@@ -28,10 +27,11 @@ export type FilterRule =
 export type FilterRules<Q> = Partial<Record<keyof Q, FilterRule>>;
 
 /**
- * Contains, case-insensitive. With `searchTable`, SQLite answers from that table's FTS5 trigram
- * index (migration 003) instead of scanning; PostgreSQL's ILIKE uses its trigram indexes anyway.
+ * Contains, case-insensitive. With `searchTable` (the name of an FTS5 trigram table over the
+ * list's table, e.g. `scans_search` of migration 003), SQLite answers from that index instead of
+ * scanning; PostgreSQL's ILIKE uses its trigram indexes anyway.
  */
-export const contains = (column: string, searchTable?: SearchTable): FilterRule => ({
+export const contains = (column: string, searchTable?: string): FilterRule => ({
   match: 'contains',
   column,
   ...(searchTable ? { searchTable } : {}),

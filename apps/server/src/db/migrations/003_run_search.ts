@@ -10,7 +10,7 @@ import type { Dialect } from '../database.ts';
  *   columns; this adds the rest).
  * Composite (filter, time) indexes let exact filters page in time order without sorting.
  */
-export const SEARCH_COLUMNS = {
+const SEARCH_COLUMNS = {
   scans: ['email', 'make', 'model', 'license_plate', 'type', 'app_version'],
   special_function_runs: [
     'user_email',
@@ -25,8 +25,8 @@ export const SEARCH_COLUMNS = {
   actuation_runs: ['user_email', 'make', 'model', 'input', 'actuation_type', 'actuation_option'],
 } as const;
 
-export type SearchTable = keyof typeof SEARCH_COLUMNS;
-export const searchTableOf = (table: SearchTable) => `${table}_search`;
+type SearchTable = keyof typeof SEARCH_COLUMNS;
+const searchTableOf = (table: SearchTable) => `${table}_search`;
 
 const ALREADY_TRGM = new Set([
   'scans.email',

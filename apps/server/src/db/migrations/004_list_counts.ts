@@ -26,6 +26,11 @@ export interface CountedTable {
   totalsOnly: readonly string[];
 }
 
+/**
+ * Frozen history: the columns this migration counts, as they were when it was written; 007 reads
+ * it. The running lists read their own declaration (`modules/operations/lists.ts`); counting
+ * another column takes a new migration.
+ */
 export const COUNTED_TABLES = {
   scans: {
     order: 'scan_start_time',

@@ -14,7 +14,8 @@ import { COUNTED_TABLES, type CountedTableName, postgresStatementTriggers } from
  * 004's, in the same transaction as every write; both upsert the counter row, so their order
  * does not matter.
  */
-export const MONTH_COUNTED: Record<CountedTableName, readonly string[]> = {
+/** Frozen history, like 004's `COUNTED_TABLES`; the running lists read `modules/operations/lists.ts`. */
+const MONTH_COUNTED: Record<CountedTableName, readonly string[]> = {
   scans: ['email', 'model'],
   special_function_runs: ['user_email', 'model'],
   actuation_runs: ['user_email', 'model'],

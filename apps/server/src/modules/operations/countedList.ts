@@ -1,16 +1,16 @@
 import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { COUNTED_TABLES, type CountedTableName } from '../../db/migrations/004_list_counts.ts';
-import { MONTH_COUNTED } from '../../db/migrations/007_list_months.ts';
 import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filters.ts';
 import { fetchPage, type Page } from '../../lib/list.ts';
 import { likePattern } from '../../lib/sql.ts';
+import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 
 /**
  * Pages of the activity lists (scans, special-function runs, actuation runs) at a million rows,
  * with the exact total (decisions §1), without counting or skipping a million rows per request.
  *
- * With no filter or one filter, the total comes from the counters of migration 004:
+ * With no filter or one filter, the total comes from the counters the database keeps (the
+ * columns of `lists.ts`, counted by the triggers of migrations 004 and 007):
  * - no filter: the table's row count;
  * - contains / exact on a counted column: the sum over that column's distinct values that match
  *   (a LIKE over a few thousand values at most, with the same semantics as on the rows);
@@ -88,7 +88,7 @@ function plan(
   filter: ReturnType<typeof singleFilter>,
 ): (() => Promise<Plan>) | undefined {
   if (filter === undefined) return undefined;
-  const spec = COUNTED_TABLES[table];
+  const spec = COUNTED_LISTS[table].counted;
   const all = async () =>
     Number(
       (
@@ -124,7 +124,7 @@ function plan(
           ? sql`val ${db.dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`} ${likePattern(String(value))} ESCAPE '\\'`
           : sql`val = ${rule.match === 'flag' ? (value ? '1' : '0') : String(value)}`;
       // The table's own row (col '') comes along: one round trip for both.
-      const monthly = (MONTH_COUNTED[table] as readonly string[]).includes(column);
+      const monthly = (spec.byMonth as readonly string[]).includes(column);
       const found = await rows<{ col: string; val: string; n: unknown; months?: unknown }>(
         db,
         sql`SELECT col, val, n${monthly ? sql`, months` : sql``} FROM list_totals WHERE tbl = ${table} AND ((col = ${column} AND ${matching}) OR (col = '' AND val = ''))`,
@@ -275,7 +275,7 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
     whereFilters(eb as never, db.dialect, rules, query);
   const filter = singleFilter(rules, query);
   const offset = (query.page - 1) * query.limit;
-  const order = COUNTED_TABLES[table].order;
+  const order = COUNTED_LISTS[table].counted.order;
   const planned = plan(db, table, filter);
   if (!planned) {
     if (filter && offset === 0) {

@@ -1,0 +1,197 @@
+import type { ActuationRunQuery, ScanQuery, SpecialFunctionQuery, UserQuery } from '@obd/contract';
+import {
+  atLeast,
+  atMost,
+  contains,
+  equalsIgnoringCase,
+  exact,
+  type FilterRules,
+  flag,
+} from '../../lib/filters.ts';
+
+/**
+ * The shape of each operations list, in one place: the columns it shows (an allow-list), its
+ * order, how each query parameter filters it, and — for the activity lists — which columns the
+ * database counts so that totals never need a count over a million rows. The repository, the
+ * counted-list planner and the exports all read these; nothing else restates them.
+ *
+ * The counters themselves are kept by triggers that migrations 004 and 007 created from frozen
+ * copies of these lists. Counting a new column therefore takes a new migration that adds its
+ * triggers and fills its counts; `test/listShapes.test.ts` fails when a column is declared here
+ * that the database does not count.
+ */
+
+/** The FTS5 trigram tables over the activity tables (SQLite; migration 003). */
+const SEARCH = {
+  scans: 'scans_search',
+  special_function_runs: 'special_function_runs_search',
+  actuation_runs: 'actuation_runs_search',
+} as const;
+
+/** Columns counted by the database for a list's totals and deep pages (migrations 004 and 007). */
+export interface CountedColumns {
+  /** The time column the list sorts on (descending, then id). */
+  order: string;
+  /** Nullable end-time column filtered with "≤", counted by its day. */
+  end?: string;
+  /** Columns counted per value and per day of `order`. */
+  byDay: readonly string[];
+  /** Columns of many values: counted per value only… */
+  totalsOnly: readonly string[];
+  /** …and per month of `order`, in the value's own counter row. */
+  byMonth: readonly string[];
+}
+
+export const users = {
+  rules: {
+    email: contains('u.email'),
+    plan: equalsIgnoringCase('u.plan'),
+    status: equalsIgnoringCase('u.status'),
+  } satisfies FilterRules<UserQuery>,
+  /** The allow-list of decisions §4: no token or password hash is ever selected. */
+  columns: [
+    'u.id',
+    'u.email',
+    'u.name',
+    'u.phone',
+    'u.country',
+    'u.plan',
+    'u.status',
+    'u.device',
+    'u.app_version',
+    'u.created_at',
+    'u.last_login_at',
+  ] as const,
+};
+
+export const scans = {
+  table: 'scans',
+  rules: {
+    email: contains('email', SEARCH.scans),
+    make: contains('make', SEARCH.scans),
+    model: contains('model', SEARCH.scans),
+    license_plate: contains('license_plate', SEARCH.scans),
+    country_id: exact('country_id'),
+    scan_start_time: atLeast('scan_start_time'),
+    scan_end_time: atMost('scan_end_time'),
+    type: contains('type', SEARCH.scans),
+    app_version: contains('app_version', SEARCH.scans),
+  } satisfies FilterRules<ScanQuery>,
+  columns: [
+    'id',
+    'email',
+    'scan_start_time',
+    'scan_end_time',
+    'model',
+    'license_plate',
+    'vin',
+    'scan_ended',
+    'make',
+    'country_id',
+    'function',
+    'type',
+    'app_version',
+    'pdf_report',
+  ] as const,
+  counted: {
+    order: 'scan_start_time',
+    end: 'scan_end_time',
+    byDay: ['make', 'country_id', 'type', 'app_version'],
+    totalsOnly: ['email', 'model'],
+    byMonth: ['email', 'model'],
+  },
+} as const;
+
+export const specialFunctionRuns = {
+  table: 'special_function_runs',
+  rules: {
+    email: contains('user_email', SEARCH.special_function_runs),
+    make: contains('make', SEARCH.special_function_runs),
+    module: contains('module', SEARCH.special_function_runs),
+    model: contains('model', SEARCH.special_function_runs),
+    function_type: contains('function_type', SEARCH.special_function_runs),
+    command_type: contains('command_type', SEARCH.special_function_runs),
+    item_number: exact('item_number'),
+    variant: contains('variant', SEARCH.special_function_runs),
+    license_plate: contains('license_plate', SEARCH.special_function_runs),
+    scan_ended: flag('scan_ended'),
+    hard_coded: flag('hard_coded'),
+    scan_start_time: atLeast('scan_start_time'),
+    scan_end_time: atMost('scan_end_time'),
+  } satisfies FilterRules<SpecialFunctionQuery>,
+  columns: [
+    'id',
+    'user_email',
+    'make',
+    'module',
+    'model',
+    'function_type',
+    'command_type',
+    'item_number',
+    'variant',
+    'license_plate',
+    'scan_ended',
+    'hard_coded',
+    'scan_start_time',
+    'scan_end_time',
+  ] as const,
+  counted: {
+    order: 'scan_start_time',
+    end: 'scan_end_time',
+    byDay: [
+      'make',
+      'module',
+      'function_type',
+      'command_type',
+      'item_number',
+      'variant',
+      'scan_ended',
+      'hard_coded',
+    ],
+    totalsOnly: ['user_email', 'model'],
+    byMonth: ['user_email', 'model'],
+  },
+} as const;
+
+export const actuationRuns = {
+  table: 'actuation_runs',
+  rules: {
+    email: contains('user_email', SEARCH.actuation_runs),
+    make: contains('make', SEARCH.actuation_runs),
+    model: contains('model', SEARCH.actuation_runs),
+    input: contains('input', SEARCH.actuation_runs),
+    actuation_type: contains('actuation_type', SEARCH.actuation_runs),
+    actuation_option: contains('actuation_option', SEARCH.actuation_runs),
+    user_car_model_id: exact('user_car_model_id'),
+  } satisfies FilterRules<ActuationRunQuery>,
+  columns: [
+    'id',
+    'user_email',
+    'make',
+    'model',
+    'actuation_type',
+    'actuation_option',
+    'input',
+    'device',
+    'product_id',
+    'user_car_model_id',
+    'end_date',
+    'created_at',
+    'updated_at',
+  ] as const,
+  counted: {
+    order: 'created_at',
+    byDay: ['make', 'input', 'actuation_type', 'actuation_option'],
+    totalsOnly: ['user_email', 'model', 'user_car_model_id'],
+    byMonth: ['user_email', 'model'],
+  },
+} as const;
+
+/** The counted activity lists by table. */
+export const COUNTED_LISTS = {
+  scans,
+  special_function_runs: specialFunctionRuns,
+  actuation_runs: actuationRuns,
+} as const satisfies Record<string, { table: string; counted: CountedColumns }>;
+
+export type CountedTableName = keyof typeof COUNTED_LISTS;
