@@ -222,7 +222,7 @@ export interface HousekeepingOptions {
  */
 export function registerHousekeeping(app: FastifyInstance, db: Db, options: HousekeepingOptions = {}) {
   const purgeEveryMs = options.purgeEveryMs ?? 60 * 60 * 1000;
-  const importCheckEveryMs = options.importCheckEveryMs ?? 5000;
+  const importCheckEveryMs = options.importCheckEveryMs ?? 2000;
   const timers: NodeJS.Timeout[] = [];
   const log: FastifyBaseLogger = app.log;
   const purge = async () => {
