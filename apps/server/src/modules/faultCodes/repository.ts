@@ -1,63 +1,50 @@
 import type { FaultCodeQuery } from '@obd/contract';
-import type { Db } from '../../db/database.ts';
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import { whereFilters } from '../../lib/filters.ts';
 import { fetchPage } from '../../lib/list.ts';
-import { containsCI } from '../../lib/sql.ts';
+import { type FaultTextList, faultCodes, faultText, faultTexts } from './lists.ts';
 
-/** The four fault-code reference tables share the columns the browsers filter on. */
-export type FaultTable = 'fault_codes' | 'fault_code_causes' | 'fault_code_symptoms' | 'fault_code_solutions';
+/**
+ * One query per list: `…Filtered` (the WHERE of the list's rules) and `…Selected` (its columns
+ * and order) build both the page the browser shows and the rows its export streams. Every
+ * function takes the executor — the database or a transaction — and the dialect.
+ */
 
-type Filters = Pick<FaultCodeQuery, 'dtc' | 'make' | 'generic'>;
+type Filters = Omit<FaultCodeQuery, 'page' | 'limit'>;
 
-/** WHERE clauses of every fault-code browser: dtc and make contain, generic exact (decisions §2). */
-function filtered(db: Db, table: FaultTable, f: Filters) {
-  // The tables share dtc/make/generic; typing the query as fault_codes keeps one builder for all four.
-  return db.kysely.selectFrom(table as 'fault_codes').where((eb) => {
-    const conditions = [];
-    if (f.dtc) conditions.push(containsCI(eb, db.dialect, 'dtc', f.dtc));
-    if (f.make) conditions.push(containsCI(eb, db.dialect, 'make', f.make));
-    if (f.generic !== undefined) conditions.push(eb('generic', '=', f.generic ? 1 : 0));
-    return eb.and(conditions);
-  });
+function faultCodesFiltered(db: Kysely<Database>, dialect: Dialect, q: Filters) {
+  return db.selectFrom(faultCodes.table).where((eb) => whereFilters(eb, dialect, faultCodes.rules, q));
 }
 
-const common = ['id', 'dtc', 'make', 'company_id', 'generic'] as const;
+const faultCodesSelected = (q: ReturnType<typeof faultCodesFiltered>) =>
+  q.select(faultCodes.columns).orderBy(faultCodes.order);
 
-const faultCodeColumns = [...common, 'title', 'severity', 'repair_difficulty'] as const;
-
-export function listFaultCodes(db: Db, q: FaultCodeQuery) {
-  return fetchPage(filtered(db, 'fault_codes', q), (s) => s.select(faultCodeColumns).orderBy('id'), q);
+export function listFaultCodes(db: Kysely<Database>, dialect: Dialect, q: FaultCodeQuery) {
+  return fetchPage(faultCodesFiltered(db, dialect, q), faultCodesSelected, q);
 }
 
-/** Every fault code under the filters, for exports. */
-export function faultCodeBatches(db: Db, q: Filters) {
-  return db.streamRows(filtered(db, 'fault_codes', q).select(faultCodeColumns).orderBy('id').compile());
+/** Every fault code under the filters, in the list's order: the export streams it. */
+export function faultCodesQuery(db: Kysely<Database>, dialect: Dialect, q: Filters) {
+  return faultCodesSelected(faultCodesFiltered(db, dialect, q));
 }
 
-/** Causes, symptoms or solutions: the same shape with a different text column. */
-export function listFaultTexts<C extends 'causes' | 'symptom' | 'solution'>(
-  db: Db,
-  table: Exclude<FaultTable, 'fault_codes'>,
-  textColumn: C,
+function faultTextsFiltered(db: Kysely<Database>, dialect: Dialect, list: FaultTextList, q: Filters) {
+  return db.selectFrom(faultTexts[list].table).where((eb) => whereFilters(eb, dialect, faultText.rules, q));
+}
+
+/** Causes, symptoms or solutions: the same columns, the list's own text column as `text`. */
+export function listFaultTexts(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  list: FaultTextList,
   q: FaultCodeQuery,
 ) {
+  const { text } = faultTexts[list];
   return fetchPage(
-    filtered(db, table, q) as unknown as ReturnType<typeof filtered>,
-    (s) =>
-      s
-        // biome-ignore lint/suspicious/noExplicitAny: the text column differs per table
-        .select([...common, 'language' as any, `${textColumn} as text` as any])
-        .orderBy('id'),
+    faultTextsFiltered(db, dialect, list, q),
+    (s) => s.select([...faultText.columns, (eb) => eb.ref(text).as('text')]).orderBy(faultText.order),
     q,
-  ) as Promise<{
-    rows: {
-      id: number;
-      dtc: string;
-      make: string | null;
-      company_id: number;
-      generic: number;
-      language: string;
-      text: string;
-    }[];
-    total: number;
-  }>;
+  );
 }
