@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
+import { throttledAddress } from '../src/auth/loginThrottle.ts';
 import { hashPassword } from '../src/auth/passwords.ts';
 import { insertOperator } from '../src/auth/repository.ts';
 import { createTestApp, DIALECTS, secondServer, type TestContext } from './helpers.ts';
@@ -146,5 +147,17 @@ describe.each(DIALECTS)('sign-in throttle on %s', (dialect) => {
       });
       expect(spoofed.statusCode).toBe(429);
     });
+  });
+});
+
+describe('the address the throttle counts', () => {
+  it('is an IPv4 address as it is and an IPv6 address by its /64', () => {
+    expect(throttledAddress('192.0.2.7')).toBe('192.0.2.7');
+    expect(throttledAddress('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(throttledAddress('2001:db8:0:1:aaaa::1')).toBe('2001:db8:0:1::/64');
+    expect(throttledAddress('2001:0db8:0000:0001:ffff:ffff:ffff:ffff')).toBe('2001:db8:0:1::/64');
+    expect(throttledAddress('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(throttledAddress('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(throttledAddress('::1')).toBe('0:0:0:0::/64');
   });
 });

@@ -45,7 +45,8 @@ export class LoginThrottle {
     private readonly limits: ThrottleLimits = DEFAULT_LIMITS,
   ) {}
 
-  async reserve(email: string, address: string): Promise<Reservation> {
+  async reserve(email: string, clientAddress: string): Promise<Reservation> {
+    const address = throttledAddress(clientAddress);
     return serialised(this.db, [`login-account:${email}`, `login-address:${address}`], async (trx) => {
       const now = Date.now();
       const windowStart = new Date(now - this.limits.windowMs).toISOString();
@@ -86,7 +87,8 @@ export class LoginThrottle {
    * The password was right: the attempt was no failure, and this address's earlier failures on
    * this account are forgiven. Failures from other addresses stay counted.
    */
-  async succeeded(email: string, address: string, attempt: number): Promise<void> {
+  async succeeded(email: string, clientAddress: string, attempt: number): Promise<void> {
+    const address = throttledAddress(clientAddress);
     await this.db.kysely
       .deleteFrom('login_attempts')
       .where((eb) =>
@@ -101,4 +103,26 @@ export function retryMessage(seconds: number): string {
   const wait =
     seconds < 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minutes`;
   return `Too many failed sign-in attempts. Try again in ${wait}.`;
+}
+
+/**
+ * The address the throttle counts for a client: an IPv4 address as it is (also when written as
+ * IPv6, `::ffff:192.0.2.1`); an IPv6 address by its /64 network, which one client usually holds
+ * whole — counting single IPv6 addresses would give it 2^64 fresh budgets.
+ */
+export function throttledAddress(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return mapped[1];
+  if (!address.includes(':')) return address;
+  const [head = '', tail] = address.split('%')[0]?.toLowerCase().split('::') ?? [];
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }

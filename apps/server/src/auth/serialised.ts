@@ -8,7 +8,8 @@ import type { Database } from '../db/schema.ts';
  * one; count the operators, then add the first) cannot interleave with another one's.
  * PostgreSQL: transaction-scoped advisory locks on the keys, taken in one order so two holders
  * never wait for each other. SQLite: `BEGIN IMMEDIATE`, which takes the database's one write lock
- * before the first read (a plain `BEGIN` would read first and could fail to upgrade).
+ * before the first read (a plain `BEGIN` would read first and could fail to upgrade). `work` must
+ * use `trx` only: on SQLite it holds the process's one writing connection.
  */
 export async function serialised<T>(
   db: Db,
