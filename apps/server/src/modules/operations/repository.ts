@@ -2,10 +2,12 @@ import type { ActuationRunQuery, ScanQuery, SpecialFunctionQuery, UserQuery } fr
 import type { SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import { notFound } from '../../lib/errors.ts';
 import { whereFilters } from '../../lib/filters.ts';
 import { fetchPage } from '../../lib/list.ts';
 import { countedPage } from './countedList.ts';
 import { actuationRuns, scans, specialFunctionRuns, users } from './lists.ts';
+import { toScanDetail } from './mapper.ts';
 
 /**
  * One query per list: `filtered` (the WHERE of the list's rules) and `selected` (its columns and
@@ -14,8 +16,8 @@ import { actuationRuns, scans, specialFunctionRuns, users } from './lists.ts';
  */
 
 type Filters<Q> = Omit<Q, 'page' | 'limit'>;
-// biome-ignore lint/suspicious/noExplicitAny: the select step accepts any FROM of its table
-type From<T extends keyof Database> = SelectQueryBuilder<Database, T, any>;
+/** The filtered FROM of one table, before its columns are chosen. */
+type From<T extends keyof Database> = SelectQueryBuilder<Database, T, object>;
 
 // ---------------------------------------------------------------- app users
 
@@ -73,6 +75,13 @@ export function findScan(db: Db, id: number) {
     .select([...scans.columns, 'scan_res_array', 'decoded_array'])
     .where('id', '=', id)
     .executeTakeFirst();
+}
+
+/** A scan with its results, or a 404 naming the id: the detail screen and the PDF report read this. */
+export async function loadScanDetail(db: Db, id: number) {
+  const row = await findScan(db, id);
+  if (!row) throw notFound(`There is no scan with id ${id}.`);
+  return toScanDetail(row);
 }
 
 // ---------------------------------------------------------------- special functions
