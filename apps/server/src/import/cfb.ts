@@ -14,6 +14,9 @@ const FREE = 0xffffffff;
 const MAX_REGULAR = 0xfffffffa;
 /** Contiguous sectors are read together, up to this many bytes. */
 const READ_RUN = 1024 * 1024;
+/** Streams below this size live in the mini stream; MS-CFB fixes it at 4096. */
+const MINI_CUTOFF = 4096;
+const MINI_SECTOR = 64;
 
 export const corruptXls = (detail?: string) =>
   badRequest(
@@ -34,7 +37,6 @@ export class CompoundFile {
     private readonly sectorSize: number,
     private readonly fat: Uint32Array,
     private readonly miniFat: Uint32Array,
-    private readonly miniCutoff: number,
     private readonly entries: DirEntry[],
   ) {}
 
@@ -45,17 +47,28 @@ export class CompoundFile {
       const header = Buffer.alloc(512);
       await handle.read(header, 0, 512, 0);
       if (!header.subarray(0, 8).equals(OLE2_SIGNATURE)) throw corruptXls('not an OLE2 file');
+      // The header as MS-CFB fixes it: version 3 has 512-byte sectors, version 4 4096-byte
+      // ones; mini sectors are 64 bytes and the mini-stream cutoff 4096. Anything else is forged,
+      // and a forged cutoff would read a stream of any declared size into memory.
+      const version = header.readUInt16LE(0x1a);
       const shift = header.readUInt16LE(0x1e);
-      if (shift !== 9 && shift !== 12) throw corruptXls('bad sector size');
+      if (!((version === 3 && shift === 9) || (version === 4 && shift === 12))) {
+        throw corruptXls('bad sector size');
+      }
+      if (header.readUInt16LE(0x20) !== 6) throw corruptXls('bad mini sector size');
       const sectorSize = 1 << shift;
       const fatSectors = header.readUInt32LE(0x2c);
       const firstDir = header.readUInt32LE(0x30);
       const miniCutoff = header.readUInt32LE(0x38);
+      if (miniCutoff !== MINI_CUTOFF) throw corruptXls('bad mini-stream cutoff');
       const firstMiniFat = header.readUInt32LE(0x3c);
       let difatSector = header.readUInt32LE(0x44);
       const difatCount = header.readUInt32LE(0x48);
       const totalSectors = Math.ceil(fileSize / sectorSize);
-      if (fatSectors > totalSectors) throw corruptXls('bad allocation table size');
+      // Every table sector is a sector of the file: none can list more than the file holds.
+      if (fatSectors > totalSectors || difatCount > totalSectors) {
+        throw corruptXls('bad allocation table size');
+      }
 
       const read = async (sector: number, into: Buffer = Buffer.alloc(sectorSize)) => {
         if (sector > MAX_REGULAR || (sector + 1) * sectorSize >= fileSize + sectorSize) {
@@ -104,13 +117,15 @@ export class CompoundFile {
         const size =
           dirBytes.readUInt32LE(off + 120) +
           (sectorSize === 4096 ? dirBytes.readUInt32LE(off + 124) * 2 ** 32 : 0);
+        // A stream cannot hold more than the file: a bigger size is forged (and would be allocated).
+        if (type === 2 && size > fileSize) throw corruptXls('a stream is larger than the file');
         entries.push({ name, type, start: dirBytes.readUInt32LE(off + 116), size });
       }
       const miniFatBytes =
         firstMiniFat < END_OF_CHAIN ? await readChain(firstMiniFat, 64 * 1024 * 1024) : Buffer.alloc(0);
       const miniFat = new Uint32Array(miniFatBytes.length / 4);
       for (let k = 0; k < miniFat.length; k++) miniFat[k] = miniFatBytes.readUInt32LE(4 * k);
-      return new CompoundFile(handle, fileSize, sectorSize, fat, miniFat, miniCutoff, entries);
+      return new CompoundFile(handle, fileSize, sectorSize, fat, miniFat, entries);
     } catch (error) {
       await handle.close();
       throw error;
@@ -139,7 +154,7 @@ export class CompoundFile {
   async *read(name: string, offset = 0): AsyncGenerator<Buffer> {
     const entry = this.find(name);
     if (!entry) throw corruptXls(`the stream ${name} is missing`);
-    if (entry.size < this.miniCutoff) {
+    if (entry.size < MINI_CUTOFF) {
       yield (await this.readMini(entry)).subarray(offset);
       return;
     }
@@ -174,10 +189,12 @@ export class CompoundFile {
   private async readMini(entry: DirEntry): Promise<Buffer> {
     const root = this.entries.find((e) => e.type === 5);
     if (!root) throw corruptXls('no root entry');
-    const miniSize = 64;
+    const miniSize = MINI_SECTOR;
     const miniSectors = followChain(this.miniFat, entry.start, this.miniFat.length);
-    const out = Buffer.alloc(entry.size);
+    if (miniSectors.length * miniSize < entry.size) throw corruptXls('a stream is shorter than declared');
     const rootSectors = followChain(this.fat, root.start, Math.ceil(this.fileSize / this.sectorSize));
+    // entry.size < 4096 (the fixed cutoff), so this allocation is at most 4 KB.
+    const out = Buffer.alloc(entry.size);
     for (let k = 0; k < miniSectors.length && k * miniSize < entry.size; k++) {
       const at = (miniSectors[k] as number) * miniSize;
       const sector = rootSectors[Math.floor(at / this.sectorSize)];

@@ -25,10 +25,10 @@ export function findColumns<K extends string>(
   sheet: string,
 ): ColumnIndex<K> {
   const positions = new Map<string, number>();
-  header.forEach((cell, index) => {
-    const name = normaliseHeader(cell ?? '');
-    if (name && !positions.has(name)) positions.set(name, index);
-  });
+  for (const k in header) {
+    const name = normaliseHeader(header[k as unknown as number] ?? '');
+    if (name && !positions.has(name)) positions.set(name, Number(k));
+  }
   const found = {} as ColumnIndex<K>;
   const missing: ColumnSpec<K>[] = [];
   for (const spec of specs) {
@@ -38,13 +38,17 @@ export function findColumns<K extends string>(
     if (index === undefined && spec.required) missing.push(spec);
   }
   if (missing.length > 0) {
-    const headers = header.filter((h) => h?.trim()).map((h) => `'${h?.trim()}'`);
+    const headers: string[] = [];
+    // Only the cells present (a row may end at column XFD), each cut short for the message.
+    for (const k in header) {
+      const h = header[k as unknown as number]?.trim();
+      if (h) headers.push(`'${h.length > 40 ? `${h.slice(0, 40)}…` : h}'`);
+      if (headers.length === 20) break;
+    }
     const what = missing.map((m) => `'${m.label}'`).join(', ');
     throw badRequest(
       `The sheet '${sheet}' has no ${what} column${missing.length > 1 ? 's' : ''}. ` +
-        (headers.length
-          ? `Its first row holds ${headers.slice(0, 20).join(', ')}.`
-          : 'Its first row is empty.') +
+        (headers.length ? `Its first row holds ${headers.join(', ')}.` : 'Its first row is empty.') +
         ' Put the column names in the first row.',
     );
   }

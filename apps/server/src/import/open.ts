@@ -1,8 +1,9 @@
 import fs from 'node:fs/promises';
 import { badRequest } from '../lib/errors.ts';
+import { overBudget, readingBudget } from './bounds.ts';
 import { OLE2_SIGNATURE } from './cfb.ts';
 import { looksLikeText, openCsv } from './csv.ts';
-import type { SpreadsheetType, Workbook } from './workbook.ts';
+import type { SheetReading, SheetRow, SpreadsheetType, Workbook } from './workbook.ts';
 import { openXls } from './xls.ts';
 import { openXlsx } from './xlsx.ts';
 import type { InflateLimits } from './zip.ts';
@@ -40,6 +41,18 @@ export async function openWorkbook(
   accept: SpreadsheetType[],
   limits?: InflateLimits,
 ): Promise<Workbook> {
+  const started = performance.now();
+  const budget = readingBudget((await fs.stat(file)).size);
+  const workbook = await openAny(file, fileName, accept, limits);
+  return withBudget(workbook, budget, performance.now() - started);
+}
+
+async function openAny(
+  file: string,
+  fileName: string,
+  accept: SpreadsheetType[],
+  limits?: InflateLimits,
+): Promise<Workbook> {
   const type = await detectType(file);
   if (type === 'other') throw wrongType(type, accept);
   if (!accept.includes(type) && type !== 'xls') throw wrongType(type, accept);
@@ -53,6 +66,43 @@ export async function openWorkbook(
     return workbook;
   }
   return openCsv(file, fileName);
+}
+
+/**
+ * The workbook with a time budget for reading it (`readingBudget`): the time spent opening it
+ * and producing its rows (not the caller's time with them) adds up, and past the budget the
+ * reading stops with a sentence. Every reader is linear, so only a file far bigger in what it
+ * inflates to than in what it weighs gets there.
+ */
+function withBudget(workbook: Workbook, budget: number, spent: number): Workbook {
+  if (spent > budget) {
+    void workbook.close();
+    throw overBudget(budget);
+  }
+  return {
+    type: workbook.type,
+    sheetNames: workbook.sheetNames,
+    close: () => workbook.close(),
+    read(sheet: string): SheetReading {
+      const reading = workbook.read(sheet);
+      async function* rows(): AsyncGenerator<SheetRow[]> {
+        const it = reading.rows[Symbol.asyncIterator]();
+        try {
+          for (;;) {
+            const t = performance.now();
+            const next = await it.next();
+            spent += performance.now() - t;
+            if (spent > budget) throw overBudget(budget);
+            if (next.done) return;
+            yield next.value;
+          }
+        } finally {
+          await it.return?.();
+        }
+      }
+      return { rows: rows(), progress: () => reading.progress(), only: (c) => reading.only(c) };
+    },
+  };
 }
 
 export const WRONG_TYPE_EXCEL = 'This file is not an Excel workbook. Upload an .xlsx or .xls file.';

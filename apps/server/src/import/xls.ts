@@ -1,4 +1,5 @@
 import { badRequest } from '../lib/errors.ts';
+import { MAX_COLUMNS, Slice, tooManyColumns } from './bounds.ts';
 import { CompoundFile, corruptXls } from './cfb.ts';
 import { ROW_BATCH, type SheetReading, type SheetRow, type Workbook } from './workbook.ts';
 
@@ -26,6 +27,23 @@ const STRING = 0x0207;
 
 export const PASSWORD_PROTECTED = 'The workbook is password-protected. Remove the password and retry.';
 
+/** Largest record data BIFF8 allows (longer data goes on in CONTINUE records). */
+const MAX_RECORD = 8224;
+
+/** Smallest data of each cell record this reader decodes: a shorter one would be read past its end. */
+const MIN_LENGTH: Record<number, number> = {
+  [BOF]: 2,
+  [BOUNDSHEET]: 8,
+  [LABELSST]: 10,
+  [LABEL]: 9,
+  [RSTRING]: 9,
+  [NUMBER]: 14,
+  [RK]: 10,
+  [MULRK]: 12,
+  [BOOLERR]: 8,
+  [FORMULA]: 20,
+};
+
 interface BiffRecord {
   type: number;
   data: Buffer;
@@ -43,13 +61,17 @@ async function* records(cfb: CompoundFile, stream: string, offset: number): Asyn
     while (pos + 4 <= buf.length) {
       const type = buf.readUInt16LE(pos);
       const size = buf.readUInt16LE(pos + 2);
+      if (size > MAX_RECORD) throw corruptXls('a record is longer than the format allows');
       if (pos + 4 + size > buf.length) break;
-      yield { type, data: buf.subarray(pos + 4, pos + 4 + size), offset: base + pos };
+      const data = buf.subarray(pos + 4, pos + 4 + size);
+      if (size < (MIN_LENGTH[type] ?? 0)) throw corruptXls('a record is shorter than its contents');
+      yield { type, data, offset: base + pos };
       pos += 4 + size;
     }
     base += pos;
     buf = buf.subarray(pos);
   }
+  if (buf.length >= 4) throw corruptXls('a record runs past the end of the workbook');
 }
 
 /** Reads across a record and its CONTINUE records; strings that cross one restart with a new flags byte. */
@@ -154,13 +176,17 @@ export async function openXls(file: string): Promise<Workbook> {
     const sheets: { name: string; offset: number }[] = [];
     const sst: string[] = [];
     let sstParts: Buffer[] | null = null;
-    const finishSst = () => {
+    const slice = new Slice();
+    const finishSst = async () => {
       if (!sstParts) return;
       const seg = new Segments(sstParts);
+      sstParts = null;
       seg.skip(4);
       const unique = seg.u32();
-      for (let k = 0; k < unique && !seg.atEnd; k++) sst.push(seg.richString());
-      sstParts = null;
+      for (let k = 0; k < unique && !seg.atEnd; k++) {
+        sst.push(seg.richString());
+        if ((k & 1023) === 0) await slice.pause();
+      }
     };
     let first = true;
     for await (const record of records(cfb, stream, 0)) {
@@ -177,7 +203,8 @@ export async function openXls(file: string): Promise<Workbook> {
         sstParts.push(Buffer.from(record.data));
         continue;
       }
-      finishSst();
+      await finishSst();
+      await slice.pause();
       if (record.type === FILEPASS) throw badRequest(PASSWORD_PROTECTED);
       if (record.type === BOUNDSHEET) {
         const kind = record.data[5];
@@ -189,7 +216,7 @@ export async function openXls(file: string): Promise<Workbook> {
         break;
       }
     }
-    finishSst();
+    await finishSst();
     if (sheets.length === 0) throw corruptXls('it has no worksheets');
     return new XlsWorkbook(cfb, stream, sheets, sst);
   } catch (error) {
@@ -223,7 +250,9 @@ class XlsWorkbook implements Workbook {
       let current: SheetRow | null = null;
       let pendingFormula: { row: number; col: number } | null = null;
       let pendingString: { row: number; col: number; parts: Buffer[] } | null = null;
+      const slice = new Slice();
       const set = (row: number, col: number, value: string) => {
+        if (col >= MAX_COLUMNS) throw tooManyColumns();
         if (value === '') return;
         if (!current || current.row !== row + 1) {
           if (current) batch.push(current);
@@ -275,7 +304,7 @@ class XlsWorkbook implements Workbook {
           case MULRK: {
             const row = d.readUInt16LE(0);
             const firstCol = d.readUInt16LE(2);
-            const count = (d.length - 6) / 6;
+            const count = Math.floor((d.length - 6) / 6);
             for (let k = 0; k < count; k++)
               set(row, firstCol + k, numberText(rkValue(d.readUInt32LE(4 + 6 * k + 2))));
             break;
@@ -312,6 +341,7 @@ class XlsWorkbook implements Workbook {
           yield batch;
           batch = [];
         }
+        await slice.pause();
       }
       flushString();
       if (current) batch.push(current);

@@ -1,8 +1,19 @@
 import path from 'node:path';
 import { badRequest } from '../lib/errors.ts';
+import {
+  dtdRefused,
+  Held,
+  MAX_COLUMNS,
+  MAX_DEPTH,
+  MAX_ROWS,
+  Slice,
+  tooDeep,
+  tooManyColumns,
+  tooManyRows,
+} from './bounds.ts';
 import type { SheetReading, SheetRow, Workbook } from './workbook.ts';
 import { readSheetInWorker, workersEnabled, xlsxWorkerOptions } from './xlsxWorkers.ts';
-import { decodeCellText, elements } from './xml.ts';
+import { decodeCellText, partElements } from './xml.ts';
 import { corruptWorkbook, DEFAULT_INFLATE_LIMITS, type InflateLimits, ZipArchive } from './zip.ts';
 
 /**
@@ -35,10 +46,17 @@ const ONE_CHAR = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
 
 /** Largest shared-string part read into memory. */
 const MAX_SHARED_STRINGS_BYTES = 512 * 1024 * 1024;
-/** A row (or any run without a row end) longer than this is not a spreadsheet row. */
-const MAX_CARRY_BYTES = 64 * 1024 * 1024;
+/**
+ * A row (or a shared text, or any run without one's end) longer than this is not one a
+ * spreadsheet program writes: 16,384 cells of `<c r="XFD1048576" t="s"><v>1234567</v></c>` are
+ * under 1 MB. Its bytes are parsed in one step, so the bound is also how long a step can take.
+ */
+const MAX_RUN_BYTES = 4 * 1024 * 1024;
+/** Bytes before the root element (the XML declaration and comments): Excel writes ~60. */
+const MAX_PROLOGUE_BYTES = 256 * 1024;
 
 const REL_OFFICE_DOCUMENT = '/officeDocument';
+const MAX_SHEET_NAME = 255;
 const REL_WORKSHEET = '/worksheet';
 const REL_SHARED_STRINGS = '/sharedStrings';
 
@@ -53,11 +71,14 @@ export async function openXlsx(
     }
     const workbookPart = await findWorkbookPart(zip);
     const rels = await relationships(zip, workbookPart);
-    const workbookXml = await zip.text(workbookPart);
+    const workbookXml = await partElements(zip.read(workbookPart), ['sheet']);
     const sheets: { name: string; part: string }[] = [];
-    for (const sheet of elements(workbookXml, 'sheet')) {
+    for (const sheet of workbookXml.get('sheet') ?? []) {
       const rel = rels.get(sheet[':id'] ?? sheet.id ?? '');
       if (!sheet.name || !rel?.type.endsWith(REL_WORKSHEET)) continue; // chart sheets, dialogs
+      // Excel allows 31 characters; a name of thousands would be repeated in every message.
+      if (sheet.name.length > MAX_SHEET_NAME)
+        throw corruptWorkbook('a sheet name is far longer than Excel allows');
       sheets.push({ name: sheet.name, part: rel.target });
     }
     if (sheets.length === 0) throw corruptWorkbook('it has no worksheets');
@@ -72,8 +93,8 @@ export async function openXlsx(
 
 async function findWorkbookPart(zip: ZipArchive): Promise<string> {
   if (zip.has('_rels/.rels')) {
-    const root = await zip.text('_rels/.rels');
-    const office = elements(root, 'Relationship').find((r) => r.Type?.endsWith(REL_OFFICE_DOCUMENT));
+    const root = await partElements(zip.read('_rels/.rels'), ['Relationship']);
+    const office = root.get('Relationship')?.find((r) => r.Type?.endsWith(REL_OFFICE_DOCUMENT));
     if (office?.Target) {
       const part = resolveTarget('', office.Target);
       if (zip.has(part)) return part;
@@ -88,7 +109,8 @@ async function relationships(zip: ZipArchive, part: string) {
   const relsPart = path.posix.join(dir, '_rels', `${path.posix.basename(part)}.rels`);
   const out = new Map<string, { type: string; target: string }>();
   if (!zip.has(relsPart)) return out;
-  for (const r of elements(await zip.text(relsPart), 'Relationship')) {
+  const found = await partElements(zip.read(relsPart), ['Relationship']);
+  for (const r of found.get('Relationship') ?? []) {
     if (!r.Id || !r.Target || r.TargetMode === 'External') continue;
     out.set(r.Id, { type: r.Type ?? '', target: resolveTarget(dir, r.Target) });
   }
@@ -172,29 +194,48 @@ export function readSheetPart(zip: ZipArchive, part: string, name: string, sst: 
   const parser = new SheetParser(sst);
   let fraction = 0;
   async function* rows(): AsyncGenerator<SheetRow[]> {
-    let carry: Buffer | null = null;
+    const held = new Held();
+    const slice = new Slice();
     const onBytes = (done: number, total: number) => {
       fraction = total > 0 ? done / total : 1;
     };
-    for await (const chunk of zip.read(part, onBytes)) {
-      const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
-      if (!parser.closeRow) parser.detectPrefix(buf);
-      const cut = parser.closeRow ? buf.lastIndexOf(parser.closeRow) : -1;
-      if (cut < 0) {
-        if (buf.length > MAX_CARRY_BYTES) throw corruptWorkbook(`a row of ${name} is too long`);
-        carry = buf;
+    for await (let chunk of zip.read(part, onBytes)) {
+      // Past the sheet data the rest is only inflated, so that the part's size is still checked.
+      if (parser.done) continue;
+      if (!parser.closeRow) {
+        chunk = held.length > 0 ? Buffer.concat([held.take(), chunk]) : chunk;
+        parser.detectPrefix(chunk);
+        if (!parser.closeRow) {
+          if (chunk.length > MAX_PROLOGUE_BYTES) throw corruptWorkbook(`${name} has no worksheet element`);
+          held.push(chunk, null);
+          continue;
+        }
+      }
+      const closeRow = parser.closeRow as Buffer;
+      const { bytes, cut } = held.push(chunk, closeRow);
+      if (!bytes) {
+        if (held.length > MAX_RUN_BYTES) {
+          // No row end in 4 MB: past the last row (merged cells, links) or a row no program writes.
+          const all = held.take();
+          const end = all.indexOf(parser.closeSheetData as Buffer);
+          if (end < 0) throw corruptWorkbook(`a row of ${name} is longer than 4 MB`);
+          const out: SheetRow[] = [];
+          parser.parse(all, 0, end + (parser.closeSheetData as Buffer).length, out);
+          parser.done = true;
+          if (out.length > 0) yield out;
+        }
         continue;
       }
-      const end = cut + (parser.closeRow as Buffer).length;
       const out: SheetRow[] = [];
-      parser.parse(buf, 0, end, out);
-      carry = end < buf.length ? buf.subarray(end) : null;
+      parser.parse(bytes, 0, cut, out);
+      if (cut < bytes.length) held.push(bytes.subarray(cut), null);
       if (out.length > 0) yield out;
-      if (parser.done) return;
+      await slice.pause();
     }
-    if (carry && !parser.done) {
+    if (held.length > 0 && !parser.done) {
+      const rest = held.take();
       const out: SheetRow[] = [];
-      parser.parse(carry, 0, carry.length, out);
+      parser.parse(rest, 0, rest.length, out);
       if (out.length > 0) yield out;
     }
   }
@@ -277,10 +318,22 @@ function textEnd(b: Buffer, i: number, end: number): number {
   return i;
 }
 
+/**
+ * Excel holds at most 32,767 characters in a cell; written as XML, with every one a character
+ * reference (`&#x1F600;`), that is under 320 KB. Longer text is refused before it is decoded.
+ */
+const MAX_CELL_BYTES = 320 * 1024;
+
 function decodeText(b: Buffer, start: number, end: number): string {
+  if (end - start > MAX_CELL_BYTES) throw cellTooLong();
   const raw = sawHigh ? b.toString('utf8', start, end) : b.toString('latin1', start, end);
   return sawEscape ? decodeCellText(raw) : raw;
 }
+
+const cellTooLong = () =>
+  badRequest(
+    'A cell of the workbook holds far more than the 32,767 characters a cell can hold, so it was not read.',
+  );
 
 /** The index just past the `>` of the tag whose name ends at `i`, skipping quoted attribute values. */
 function tagEnd(b: Buffer, i: number, end: number): number {
@@ -296,9 +349,14 @@ function tagEnd(b: Buffer, i: number, end: number): number {
   throw corruptWorkbook('a tag is not closed');
 }
 
-/** Past a comment, processing instruction or CDATA section starting at `i` (the `<`). */
+/**
+ * Past a comment, processing instruction or CDATA section starting at `i` (the `<`). Any other
+ * `<!` is a DTD or one of its declarations: refused.
+ */
 function skipSpecial(b: Buffer, i: number, end: number): number {
-  const close = b[i + 1] === 33 && b[i + 2] === 45 ? '-->' : b[i + 2] === 91 ? ']]>' : '>';
+  const bang = b[i + 1] === 33;
+  if (bang && !(b[i + 2] === 45 && b[i + 3] === 45) && b[i + 2] !== 91) throw dtdRefused();
+  const close = bang && b[i + 2] === 45 ? '-->' : bang ? ']]>' : '?>';
   const at = b.indexOf(close, i + 2);
   if (at < 0 || at >= end) throw corruptWorkbook('a comment is not closed');
   return at + close.length;
@@ -312,9 +370,13 @@ function rootPrefix(b: Buffer): string | undefined {
     if (i < 0 || i + 1 >= b.length) return undefined;
     const c = b[i + 1];
     if (c === 63 || c === 33) {
-      const close = b.indexOf(GT, i);
+      if (c === 33 && !(b[i + 2] === 45 && b[i + 3] === 45)) {
+        if (i + 3 >= b.length) return undefined;
+        throw dtdRefused();
+      }
+      const close = b.indexOf(c === 33 ? '-->' : '?>', i + 2);
       if (close < 0) return undefined;
-      i = close + 1;
+      i = close + (c === 33 ? 3 : 2);
       continue;
     }
     let j = i + 1;
@@ -333,37 +395,45 @@ export async function readSharedStrings(zip: ZipArchive, part: string): Promise<
   }
   const sst = new SharedStrings();
   let closeSi: Buffer | null = null;
-  let carry: Buffer | null = null;
-  const state = { inSi: false, phonetic: 0, open: false };
+  const held = new Held();
+  const slice = new Slice();
+  const state = { inSi: false, phonetic: 0, depth: 0 };
   for await (const chunk of zip.read(part)) {
-    const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
     if (!closeSi) {
-      const prefix = rootPrefix(buf);
+      const head = held.length > 0 ? Buffer.concat([held.take(), chunk]) : chunk;
+      const prefix = rootPrefix(head);
       if (prefix === undefined) {
-        carry = buf;
+        if (head.length > MAX_PROLOGUE_BYTES) throw corruptWorkbook('the shared texts have no root element');
+        held.push(head, null);
         continue;
       }
       closeSi = Buffer.from(`</${prefix}si>`);
+      const { bytes, cut } = held.push(head, closeSi);
+      if (bytes) take(bytes, cut);
+    } else {
+      const { bytes, cut } = held.push(chunk, closeSi);
+      if (bytes) take(bytes, cut);
     }
-    const cut = buf.lastIndexOf(closeSi);
-    if (cut < 0) {
-      if (buf.length > MAX_CARRY_BYTES) throw corruptWorkbook('a shared text is too long');
-      carry = buf;
-      continue;
-    }
-    const end = cut + closeSi.length;
-    parseSharedStrings(buf, end, sst, state);
-    carry = end < buf.length ? buf.subarray(end) : null;
+    if (held.length > MAX_RUN_BYTES) throw corruptWorkbook('a shared text is longer than 4 MB');
+    await slice.pause();
   }
-  if (carry) parseSharedStrings(carry, carry.length, sst, state);
+  if (held.length > 0) {
+    const rest = held.take();
+    parseSharedStrings(rest, rest.length, sst, state);
+  }
   return sst;
+
+  function take(bytes: Buffer, cut: number) {
+    parseSharedStrings(bytes, cut, sst, state);
+    if (cut < bytes.length) held.push(bytes.subarray(cut), null);
+  }
 }
 
 function parseSharedStrings(
   b: Buffer,
   end: number,
   sst: SharedStrings,
-  state: { inSi: boolean; phonetic: number; open: boolean },
+  state: { inSi: boolean; phonetic: number; depth: number },
 ) {
   let i = 0;
   while (i < end) {
@@ -397,7 +467,14 @@ function parseSharedStrings(
       } else {
         state.inSi = true;
       }
-    } else if (len === 3 && c0 === 114 && b[local + 1] === 80) {
+      state.depth = 0;
+      continue;
+    }
+    if (state.inSi) {
+      if (closing) state.depth--;
+      else if (!selfClosing && ++state.depth > MAX_DEPTH) throw tooDeep();
+    }
+    if (len === 3 && c0 === 114 && b[local + 1] === 80) {
       // rPh: phonetic guide, not part of the text
       if (closing) state.phonetic--;
       else if (!selfClosing) state.phonetic++;
@@ -405,6 +482,7 @@ function parseSharedStrings(
       // t
       const stop = textEnd(b, after, end);
       if (sawEscape) sst.appendText(decodeText(b, after, stop));
+      else if (stop - after > MAX_CELL_BYTES) throw cellTooLong();
       else sst.appendBytes(b, after, stop);
       i = stop;
     }
@@ -444,7 +522,7 @@ function closesInline(b: Buffer, at: number, end: number): number {
     : -1;
 }
 
-/** A-Z letters of a cell reference → zero-based column, or -1 when there are none. */
+/** A-Z letters of a cell reference → zero-based column, or -1 when there are none; past XFD refused. */
 function columnOf(b: Buffer, start: number, end: number): number {
   let col = 0;
   let i = start;
@@ -453,6 +531,7 @@ function columnOf(b: Buffer, start: number, end: number): number {
     if (c >= 65 && c <= 90) col = col * 26 + (c - 64);
     else if (c >= 97 && c <= 122) col = col * 26 + (c - 96);
     else break;
+    if (col > MAX_COLUMNS) throw tooManyColumns();
   }
   return i === start ? -1 : col - 1;
 }
@@ -473,6 +552,8 @@ function intOf(b: Buffer, start: number, end: number): number {
 class SheetParser {
   /** `</row>` with the sheet's namespace prefix, once known. */
   closeRow: Buffer | null = null;
+  /** `</sheetData>` likewise. */
+  closeSheetData: Buffer | null = null;
   /** Whether the sheet's elements carry no namespace prefix (the fast path needs that). */
   private plainNames = false;
   done = false;
@@ -485,6 +566,7 @@ class SheetParser {
     const prefix = rootPrefix(b);
     if (prefix === undefined) return;
     this.closeRow = Buffer.from(`</${prefix}row>`);
+    this.closeSheetData = Buffer.from(`</${prefix}sheetData>`);
     this.plainNames = prefix === '';
   }
 
@@ -511,6 +593,8 @@ class SheetParser {
     let value: string | undefined;
     let inInline = false;
     let phonetic = 0;
+    /** Elements open inside the current cell. */
+    let depth = 0;
 
     while (i < end) {
       if (b[i] !== LT) {
@@ -538,6 +622,7 @@ class SheetParser {
       if (closing) {
         while (j < end && b[j] !== GT) j++;
         i = j + 1;
+        if (depth > 0) depth--;
         if (len === 1 && c0 === 99) {
           // </c>
           if (inCell && cells && value !== undefined && value !== '') {
@@ -595,8 +680,12 @@ class SheetParser {
             else if (n === 116) type = cellType(b, valueStart, valueEnd);
           }
         }
-        if (col < 0) col = lastCol + 1;
+        if (col < 0) {
+          col = lastCol + 1;
+          if (col >= MAX_COLUMNS) throw tooManyColumns();
+        }
         lastCol = col;
+        depth = 0;
         i = j;
         if (selfClosing) continue;
         skip = wanted !== null && wanted[col] !== 1;
@@ -644,6 +733,7 @@ class SheetParser {
         }
         const stop = textEnd(b, after, end);
         i = stop;
+        depth++;
         if (skip) continue;
         if (type === SHARED) {
           const index = intOf(b, after, stop);
@@ -686,6 +776,7 @@ class SheetParser {
           j++;
         }
         rowNumber = r > 0 ? r : this.lastRow + 1;
+        if (rowNumber > MAX_ROWS) throw tooManyRows();
         this.lastRow = rowNumber;
         lastCol = -1;
         i = j;
@@ -697,6 +788,7 @@ class SheetParser {
       const after = tagEnd(b, j, end);
       const selfClosing = b[after - 2] === SLASH;
       i = after;
+      if (inCell && !selfClosing && ++depth > MAX_DEPTH) throw tooDeep();
       if (len === 2 && c0 === 105 && b[local + 1] === 115 && inCell) {
         // <is>: an inline string, the text of its <t> elements
         if (!selfClosing) inInline = true;

@@ -79,14 +79,22 @@ async function read(request: ReadRequest) {
   }
 }
 
+/** A row longer than this is sent as (column, length) pairs of its cells, not slot by slot. */
+const SPARSE_CELLS = 256;
+
 /**
  * Rows as one string of every cell text back to back plus two typed arrays: per row its number
  * and cell count, per cell its length (-1 for no cell). Copying one string and two buffers
- * between threads is far cheaper than cloning thousands of small objects and strings.
+ * between threads is far cheaper than cloning thousands of small objects and strings. A long
+ * row (cells far to the right) is sent sparse, its count negated and a (column, length) pair
+ * per cell, so that a cell at column XFD costs no more than one at column A.
  */
 function packRows(rows: SheetRow[]) {
   let cellCount = 0;
-  for (const r of rows) cellCount += r.cells.length;
+  for (const r of rows) {
+    if (r.cells.length <= SPARSE_CELLS) cellCount += r.cells.length;
+    else for (const _ in r.cells) cellCount += 2;
+  }
   const numbers = new Int32Array(rows.length * 2);
   const lengths = new Int32Array(cellCount);
   const texts: string[] = [];
@@ -94,6 +102,19 @@ function packRows(rows: SheetRow[]) {
   for (let i = 0; i < rows.length; i++) {
     const { row, cells } = rows[i] as SheetRow;
     numbers[2 * i] = row;
+    if (cells.length > SPARSE_CELLS) {
+      let present = 0;
+      for (const key in cells) {
+        const text = cells[key as unknown as number];
+        if (text === undefined) continue;
+        lengths[c++] = Number(key);
+        lengths[c++] = text.length;
+        texts.push(text);
+        present++;
+      }
+      numbers[2 * i + 1] = -present;
+      continue;
+    }
     numbers[2 * i + 1] = cells.length;
     for (let k = 0; k < cells.length; k++) {
       const text = cells[k];

@@ -207,6 +207,7 @@ export function readSheetInWorker(
   };
 }
 
+/** The rows of `packRows` (xlsxWorker.ts). */
 function unpackRows({ text, numbers, lengths }: { text: string; numbers: Int32Array; lengths: Int32Array }) {
   const count = numbers.length / 2;
   const out: SheetRow[] = new Array(count);
@@ -214,6 +215,17 @@ function unpackRows({ text, numbers, lengths }: { text: string; numbers: Int32Ar
   let c = 0;
   for (let i = 0; i < count; i++) {
     const n = numbers[2 * i + 1] as number;
+    if (n < 0) {
+      const cells: (string | undefined)[] = [];
+      for (let k = 0; k < -n; k++) {
+        const column = lengths[c++] as number;
+        const length = lengths[c++] as number;
+        cells[column] = text.slice(pos, pos + length);
+        pos += length;
+      }
+      out[i] = { row: numbers[2 * i] as number, cells };
+      continue;
+    }
     const cells: (string | undefined)[] = new Array(n);
     for (let k = 0; k < n; k++) {
       const length = lengths[c++] as number;

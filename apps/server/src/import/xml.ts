@@ -1,15 +1,33 @@
-/** Small XML helpers for the workbook's own parts; the sheet data has its byte-level reader. */
+import { SaxesParser } from 'saxes';
+import { HttpError } from '../lib/errors.ts';
+import { dtdRefused, MAX_DEPTH, Slice, tooDeep } from './bounds.ts';
+import { corruptWorkbook } from './zip.ts';
 
-/** Text with XML character and entity references resolved (`&amp;`, `&#233;`, `&#x1F600;`). */
+/** XML helpers: text decoding for the sheet reader, and the workbook's own small parts. */
+
+/**
+ * Text with XML character and entity references resolved (`&amp;`, `&#233;`, `&#x1F600;`).
+ * Linear: each `&` looks at most 12 characters ahead for its `;` (no reference is longer), so
+ * a flood of `&` costs no more than other text.
+ */
 export function decodeEntities(text: string): string {
   let amp = text.indexOf('&');
   if (amp < 0) return text;
   let out = '';
   let last = 0;
+  const n = text.length;
   while (amp >= 0) {
-    const semi = text.indexOf(';', amp + 1);
-    if (semi < 0) break;
-    const ch = semi - amp <= 12 ? entity(text, amp + 1, semi) : undefined;
+    let semi = -1;
+    const stop = Math.min(n, amp + 13);
+    for (let k = amp + 1; k < stop; k++) {
+      const c = text.charCodeAt(k);
+      if (c === 59) {
+        semi = k;
+        break;
+      }
+      if (c === 38) break; // another `&` first: this one starts no reference
+    }
+    const ch = semi > 0 ? entity(text, amp + 1, semi) : undefined;
     if (ch !== undefined) {
       out += text.slice(last, amp) + ch;
       last = semi + 1;
@@ -54,31 +72,77 @@ function entity(text: string, start: number, end: number): string | undefined {
  */
 export function decodeXString(text: string): string {
   if (!text.includes('_x')) return text;
-  return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) =>
-    String.fromCharCode(Number.parseInt(hex, 16)),
-  );
+  // `_x0000_` (NUL) is dropped: no cell can show it and PostgreSQL cannot store it.
+  return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => {
+    const code = Number.parseInt(hex, 16);
+    return code === 0 ? '' : String.fromCharCode(code);
+  });
 }
 
 /** Cell or shared-string text as stored in the file → the text Excel shows. */
 export const decodeCellText = (text: string) => decodeXString(decodeEntities(text));
 
-/** Every element of that local name (any namespace prefix) with its attributes, in order. */
-export function elements(xml: string, localName: string): Record<string, string>[] {
-  const found: Record<string, string>[] = [];
-  const tag = new RegExp(`<(?:[\\w.-]+:)?${localName}\\b((?:[^>"']|"[^"]*"|'[^']*')*)>`, 'g');
-  for (const match of xml.matchAll(tag)) found.push(attributes(match[1] ?? ''));
-  return found;
-}
+/** The attributes of an element, keyed by their full name (prefix included) and their local name. */
+export type Attributes = Record<string, string>;
 
-/** The attributes of a start tag, keyed by their full name (prefix included) and their local name. */
-export function attributes(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const match of text.matchAll(/([\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
-    const name = match[1] as string;
-    const value = decodeEntities(match[2] ?? match[3] ?? '');
-    out[name] = value;
-    const colon = name.indexOf(':');
-    if (colon > 0 && name.slice(0, colon) !== 'xmlns') out[`:${name.slice(colon + 1)}`] ??= value;
+/** Largest workbook part (workbook, relationships) read as XML. */
+const MAX_PART_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The elements of those local names (any namespace prefix) with their attributes, in document
+ * order, from a small workbook part (the workbook, its relationships). Read with saxes, a
+ * strict, linear XML parser that expands no entity of a DTD; a DTD is refused outright, as is
+ * nesting deeper than `MAX_DEPTH`. The loop is handed back between chunks.
+ */
+export async function partElements(
+  chunks: AsyncIterable<Buffer>,
+  localNames: string[],
+): Promise<Map<string, Attributes[]>> {
+  const found = new Map<string, Attributes[]>(localNames.map((n) => [n, []]));
+  const parser = new SaxesParser({ xmlns: false, position: false });
+  let failure: Error | undefined;
+  let depth = 0;
+  parser.on('error', (error) => {
+    failure ??= error;
+  });
+  parser.on('doctype', () => {
+    failure ??= dtdRefused();
+  });
+  parser.on('opentag', (tag) => {
+    if (++depth > MAX_DEPTH) failure ??= tooDeep();
+    const colon = tag.name.indexOf(':');
+    const list = found.get(colon < 0 ? tag.name : tag.name.slice(colon + 1));
+    if (!list) return;
+    const out: Attributes = {};
+    for (const [name, value] of Object.entries(tag.attributes as Record<string, string>)) {
+      out[name] = value;
+      const at = name.indexOf(':');
+      if (at > 0 && name.slice(0, at) !== 'xmlns') out[`:${name.slice(at + 1)}`] ??= value;
+    }
+    list.push(out);
+  });
+  parser.on('closetag', () => {
+    depth--;
+  });
+  const decoder = new TextDecoder('utf-8');
+  const slice = new Slice();
+  let size = 0;
+  let first = true;
+  for await (const chunk of chunks) {
+    size += chunk.length;
+    if (size > MAX_PART_BYTES) throw corruptWorkbook('a workbook part is far larger than Excel writes');
+    let text = decoder.decode(chunk, { stream: true });
+    if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    first = false;
+    // In steps of 64 K characters, so that no step holds the loop for long.
+    for (let k = 0; k < text.length && !failure; k += 65_536) {
+      parser.write(text.slice(k, k + 65_536));
+      await slice.pause();
+    }
+    if (failure) break;
   }
-  return out;
+  if (!failure) parser.write(decoder.decode()).close();
+  if (failure instanceof HttpError) throw failure;
+  if (failure) throw corruptWorkbook(`a workbook part is not well-formed XML: ${failure.message}`);
+  return found;
 }
