@@ -125,6 +125,7 @@ describe('layout', { timeout: 20_000 }, () => {
       'Fault Codes Uploader 2',
       'Activation Codes Uploader',
       'Import History',
+      'API',
     ]);
     expect(links.map((link) => link.getAttribute('href'))).toContain('/SpecilaFunction');
     const current = within(sidebar).getByRole('link', { current: 'page' });

@@ -1,5 +1,5 @@
 import { Table } from '@mantine/core';
-import type { Column } from './declaration.ts';
+import { type Column, defaultRowKey, type RowKey } from './declaration.ts';
 import { cellContent } from './format.ts';
 
 interface DataTableProps<Row> {
@@ -7,26 +7,39 @@ interface DataTableProps<Row> {
   label: string;
   columns: readonly Column<Row>[];
   rows: readonly Row[];
-  rowKey: (row: Row, index: number) => string | number;
+  /** Default: the row's `id`, else its position (rows that are never reordered). */
+  rowKey?: RowKey<Row>;
+  /** A small table inside a card or a result: tighter rows, no hover highlight. */
+  compact?: boolean;
 }
 
-/** The rows of one page under the declared columns; empty cells show '-'. */
-export function DataTable<Row>({ label, columns, rows, rowKey }: DataTableProps<Row>) {
+/** The one table of the app: rows under the declared columns; empty cells show '-'. */
+export function DataTable<Row>({
+  label,
+  columns,
+  rows,
+  rowKey = defaultRowKey,
+  compact,
+}: DataTableProps<Row>) {
   return (
     // Wide tables scroll sideways inside the page instead of squeezing the text columns.
-    <Table.ScrollContainer type="native" minWidth={columns.length * 120}>
+    <Table.ScrollContainer type="native" minWidth={columns.length * (compact ? 110 : 120)}>
       <Table
         aria-label={label}
         striped
-        highlightOnHover
+        highlightOnHover={!compact}
         withTableBorder
         withColumnBorders
-        verticalSpacing="xs"
+        verticalSpacing={compact ? 6 : 'xs'}
       >
         <Table.Thead>
           <Table.Tr>
             {columns.map((column) => (
-              <Table.Th key={column.header} ta="center" style={{ whiteSpace: 'nowrap' }}>
+              <Table.Th
+                key={column.header}
+                ta={column.start ? undefined : 'center'}
+                style={column.start ? undefined : { whiteSpace: 'nowrap' }}
+              >
                 {column.header}
               </Table.Th>
             ))}
@@ -38,7 +51,7 @@ export function DataTable<Row>({ label, columns, rows, rowKey }: DataTableProps<
               {columns.map((column) => (
                 <Table.Td
                   key={column.header}
-                  ta={column.prose ? 'left' : 'center'}
+                  ta={column.start ? undefined : column.prose ? 'left' : 'center'}
                   miw={column.prose ? 320 : undefined}
                   style={column.nowrap ? { whiteSpace: 'nowrap' } : undefined}
                 >

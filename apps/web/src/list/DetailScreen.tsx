@@ -88,14 +88,7 @@ export function detailTable<Rec, Sub>(spec: {
     render: (record) => {
       const rows = spec.rows(record);
       if (rows.length === 0) return <Text c="dimmed">{spec.empty}</Text>;
-      const indexed = rows.map((row, index) => ({ row, index }));
-      const columns = spec.columns.map((column) => ({
-        ...column,
-        cell: (entry: { row: Sub; index: number }) => column.cell(entry.row),
-      }));
-      return (
-        <DataTable label={spec.title} columns={columns} rows={indexed} rowKey={(entry) => entry.index} />
-      );
+      return <DataTable label={spec.title} columns={spec.columns} rows={rows} rowKey={(_, index) => index} />;
     },
   };
 }

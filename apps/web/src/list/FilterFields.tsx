@@ -6,10 +6,10 @@ import {
   type FilterField,
   type LoadedSelectFilterField,
   type OptionSource,
+  queryKeys,
   type SelectOption,
-  suggestionsQueryKey,
   type TextFilterField,
-} from './listState.ts';
+} from './declaration.ts';
 
 /** Choices and suggestions change rarely: asking once per screen visit is plenty. */
 const CHOICES_STALE_MS = 5 * 60_000;
@@ -17,7 +17,7 @@ const CHOICES_STALE_MS = 5 * 60_000;
 /** The request for a select's choices: one per endpoint, so fields sharing it ask once. */
 export function optionSourceQuery(source: OptionSource) {
   return {
-    queryKey: ['filter-options', source.endpoint] as const,
+    queryKey: queryKeys.filterOptions(source.endpoint),
     queryFn: ({ signal }: { signal: AbortSignal }) => apiFetch(source.endpoint, { signal }),
     staleTime: CHOICES_STALE_MS,
   };
@@ -84,7 +84,7 @@ function SuggestingInput({
 }) {
   const source = field.suggestions;
   const { data } = useQuery({
-    queryKey: suggestionsQueryKey(source?.key ?? field.name),
+    queryKey: queryKeys.suggestions(source?.key ?? field.name),
     queryFn: ({ signal }) => (source ? source.load(signal) : Promise.resolve([])),
     enabled: source !== undefined,
     staleTime: CHOICES_STALE_MS,

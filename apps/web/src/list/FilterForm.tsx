@@ -1,7 +1,8 @@
 import { Button, Group } from '@mantine/core';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import type { FilterField, FilterValues } from './declaration.ts';
 import { DateRangeInputs, FilterInput } from './FilterFields.tsx';
-import { cleanFilters, type FilterField, type FilterValues } from './listState.ts';
+import { cleanFilters } from './listState.ts';
 
 /** How long the form waits after the last keystroke before an automatic search. */
 export const AUTO_SEARCH_DELAY_MS = 400;

@@ -20,6 +20,7 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
   const loaded = status.kind === 'rows' || status.kind === 'empty';
   const paged = pagingOf(declaration) !== 'none';
   const clientPaging = clientPagingOf(declaration);
+  const { display = {}, fetching = {} } = declaration;
   const summary: ListSummary = {
     page: list.state.page,
     pages: list.pages,
@@ -41,7 +42,7 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
               total={list.total}
             />
           )}
-          {loaded && !declaration.summary && (
+          {loaded && !display.summary && (
             <Badge size="lg" variant="light" tt="none" aria-live="polite">
               {itemCount(list.pageItemCount)}
             </Badge>
@@ -56,9 +57,9 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
             searched={list.state.filters}
             loading={list.isLoading}
             onSearch={list.search}
-            trigger={declaration.trigger}
-            searchLabel={declaration.searchLabel}
-            canSearch={declaration.canFetch}
+            trigger={fetching.trigger}
+            searchLabel={display.searchLabel}
+            canSearch={fetching.canFetch}
           />
           {clientPaging && list.view && (
             <ClientViewControls
@@ -71,9 +72,9 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
         </Stack>
       </Paper>
 
-      {status.kind === 'rows' && declaration.summary && (
+      {status.kind === 'rows' && display.summary && (
         <Text fw={500} aria-live="polite">
-          {declaration.summary(summary)}
+          {display.summary(summary)}
         </Text>
       )}
 
@@ -98,16 +99,16 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
           pages={list.pages}
           disabled={list.isLoading}
           onPageChange={list.goToPage}
-          ends={declaration.pagerEnds}
+          ends={display.pagerEnds}
         />
       )}
-      {paged && list.pages > 1 && declaration.pagerCaption && (
+      {paged && list.pages > 1 && display.pagerCaption && (
         <Text size="sm" c="dimmed" ta="center">
-          {declaration.pagerCaption(summary)}
+          {display.pagerCaption(summary)}
         </Text>
       )}
 
-      {loaded && paged && !declaration.summary && (
+      {loaded && paged && !display.summary && (
         <Group justify="center" gap="xl" c="dimmed">
           <Text size="sm">{`Page ${list.state.page} of ${list.pages}`}</Text>
           <Text size="sm">{`Total Items: ${list.total}`}</Text>

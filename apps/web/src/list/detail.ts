@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ApiError, apiFetchParsed, type ResponseSchema } from '../lib/api.ts';
+import { queryKeys } from './declaration.ts';
 
 /** One line of a detail screen's summary: its label and what the record shows there. */
 export interface SummaryField<Rec> {
@@ -51,7 +52,7 @@ export function parseRecordId(params: URLSearchParams): number | undefined {
 /** The request of one record, declared once: key, fetcher and cancellation. */
 export function detailQueryOptions<Rec>(declaration: DetailDeclaration<Rec>, id: number) {
   return queryOptions({
-    queryKey: ['detail', declaration.endpoint, id] as const,
+    queryKey: queryKeys.detail(declaration.endpoint, id),
     queryFn: ({ signal }) => apiFetchParsed(declaration.schema, `${declaration.endpoint}/${id}`, { signal }),
   });
 }

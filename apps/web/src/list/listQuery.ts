@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, apiFetch, INVALID_RESPONSE } from '../lib/api.ts';
-import type { ListDeclaration } from './declaration.ts';
+import { type ListDeclaration, queryKeys } from './declaration.ts';
 import type { ListState } from './listState.ts';
 
 /** One page of a list as the screen needs it. */
@@ -12,69 +12,70 @@ export interface ListPage<Row> {
 
 export const DEFAULT_INVALID_RESPONSE_MESSAGE = 'Invalid response format from server';
 
+/** The parts of a declaration that decide what is asked of the server. */
+type Asking<Row> = Pick<ListDeclaration<Row>, 'title' | 'source' | 'pageSize' | 'messages' | 'fetching'>;
+
 /**
  * The request of a list screen, declared once: key, fetcher and cancellation. The key holds the
  * whole state, so a new page or search is a new query and the superseded one is aborted through
  * the signal TanStack Query hands to the fetcher.
  */
-export function listQueryOptions<Row>(declaration: ListDeclaration<Row>, state: ListState) {
+export function listQueryOptions<Row>(declaration: Asking<Row>, state: ListState) {
   // A list fetched whole (unpaged, or paged in the browser) is one query whatever the page.
   const page = pagingOf(declaration) === 'server' ? state.page : 0;
   return queryOptions({
-    queryKey: ['list', declaration.endpoint, declaration.pageSize, page, state.filters] as const,
+    queryKey: queryKeys.list(declaration.source.path, declaration.pageSize, page, state.filters),
     queryFn: ({ signal }) => fetchListPage(declaration, state, signal),
-    enabled: declaration.canFetch?.(state.filters) ?? true,
+    enabled: declaration.fetching?.canFetch?.(state.filters) ?? true,
   });
 }
 
 /** `'server'`, `'none'` or `'client'`. */
-export function pagingOf<Row>(declaration: Pick<ListDeclaration<Row>, 'paging'>) {
-  const { paging = 'server' } = declaration;
+export function pagingOf<Row>(declaration: Pick<ListDeclaration<Row>, 'fetching'>) {
+  const paging = declaration.fetching?.paging ?? 'server';
   return typeof paging === 'string' ? paging : 'client';
 }
 
 /** How the list pages in the browser, if it does. */
-export function clientPagingOf<Row>(declaration: Pick<ListDeclaration<Row>, 'paging'>) {
-  return typeof declaration.paging === 'object' ? declaration.paging : undefined;
+export function clientPagingOf<Row>(declaration: Pick<ListDeclaration<Row>, 'fetching'>) {
+  const paging = declaration.fetching?.paging;
+  return typeof paging === 'object' ? paging : undefined;
 }
 
 /** The query parameters of one request: the (mapped) filters, and the paging the declaration asks for. */
 export function listRequestQuery<Row>(
-  declaration: ListDeclaration<Row>,
+  declaration: Pick<ListDeclaration<Row>, 'pageSize' | 'fetching'>,
   state: ListState,
 ): Record<string, string | number> {
-  const filters = declaration.request ? declaration.request(state.filters) : state.filters;
-  const { paging = 'server' } = declaration;
+  const { params, paging = 'server' } = declaration.fetching ?? {};
+  const filters = params ? params(state.filters) : state.filters;
   if (paging === 'none') return { ...filters };
   if (paging === 'server') return { page: state.page, limit: declaration.pageSize, ...filters };
   return { page: 1, limit: paging.fetchLimit, ...filters };
 }
 
-/** GET one page: `page`, `limit` and the searched filters; checks that the rows are an array. */
+/** GET one page: `page`, `limit` and the searched filters; the answer is parsed by the source's schema. */
 export async function fetchListPage<Row>(
-  declaration: ListDeclaration<Row>,
+  declaration: Asking<Row>,
   state: ListState,
   signal?: AbortSignal,
 ): Promise<ListPage<Row>> {
   try {
-    const payload = await apiFetch(declaration.endpoint, {
+    const payload = await apiFetch(declaration.source.path, {
       query: listRequestQuery(declaration, state),
       signal,
     });
-    const body = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {};
-    const rows = body[declaration.dataKey];
-    if (!Array.isArray(rows)) {
+    const answer = declaration.source.read(payload);
+    if (!answer) {
       throw new ApiError(
         200,
         declaration.messages.invalid ?? DEFAULT_INVALID_RESPONSE_MESSAGE,
         INVALID_RESPONSE,
       );
     }
-    // Like the old client, only the array is checked; the row type is the contract's.
     // An unpaged answer has no `total`: it is all there is.
-    const total =
-      typeof body.total === 'number' ? body.total : pagingOf(declaration) === 'server' ? 0 : rows.length;
-    return { rows: rows as Row[], total };
+    const total = answer.total ?? (pagingOf(declaration) === 'server' ? 0 : answer.rows.length);
+    return { rows: answer.rows, total };
   } catch (error) {
     // Spec §8: errors are also logged. A cancelled request is not an error.
     if (!signal?.aborted) console.error(`${declaration.title}: request failed`, error);

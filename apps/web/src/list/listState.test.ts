@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { FilterField } from './declaration.ts';
 import {
-  type FilterField,
   goToPage,
   hasFilters,
   INITIAL_LIST_STATE,

@@ -4,92 +4,7 @@
  * searched filters, junk in the address is ignored) is unit-tested without React.
  */
 
-/** One choice of a select filter; the value `''` means "no filter" (e.g. 'All (Generic/Non-Generic)'). */
-export interface SelectOption {
-  value: string;
-  label: string;
-}
-
-/**
- * Where a text filter's suggestions come from (e.g. the make list, decisions §5): loaded once per
- * `key` and cached, so every screen with a make input shares one request.
- */
-export interface SuggestionSource {
-  key: string;
-  load: (signal: AbortSignal) => Promise<readonly string[]>;
-}
-
-/** The query key a suggestion list is cached under, shared by every screen that offers it. */
-export const suggestionsQueryKey = (key: string) => ['suggestions', key] as const;
-
-interface FilterFieldBase<Name extends string> {
-  /** The query-parameter name, shared by the address bar and the API call. */
-  name: Name;
-  label: string;
-  placeholder?: string;
-  /**
-   * The value a fresh screen starts with (e.g. make 'Honda'). Left out of the address while it is
-   * the value; an operator who empties the field gets `name=` in the address, so the empty search
-   * survives a reload instead of snapping back to the default.
-   */
-  defaultValue?: string;
-}
-
-export interface TextFilterField<Name extends string = string> extends FilterFieldBase<Name> {
-  kind: 'text';
-  /** Suggestions while typing (an autocomplete); any text may still be searched. */
-  suggestions?: SuggestionSource;
-}
-
-/** An on/off filter, sent as `true` / `false`. */
-export interface CheckboxFilterField<Name extends string = string> extends FilterFieldBase<Name> {
-  kind: 'checkbox';
-}
-
-export interface SelectFilterField<Name extends string = string> extends FilterFieldBase<Name> {
-  kind: 'select';
-  options: readonly SelectOption[];
-}
-
-/** Where a select's choices come from: an endpoint, asked once and shared by every field naming it. */
-export interface OptionSource {
-  /** API path answering the choices, e.g. `/api/users/facets`. */
-  endpoint: string;
-  /** The choices in that answer (each is its own value and label); may throw on a malformed answer. */
-  select: (payload: unknown) => readonly string[];
-}
-
-/**
- * A select whose choices are loaded from the server (e.g. the plans the users have), after an
- * 'All' choice (value `''`). Any value is accepted from the address bar: the choices may not have
- * arrived yet, and the server checks the value anyway.
- */
-export interface LoadedSelectFilterField<Name extends string = string> extends FilterFieldBase<Name> {
-  kind: 'loadedSelect';
-  source: OptionSource;
-  /** The no-filter choice; default 'All'. */
-  allLabel?: string;
-}
-
-/**
- * A period as two ISO-date inputs (`YYYY-MM-DD`), each its own query parameter (e.g.
- * `scan_start_time` from, `scan_end_time` to). A value that is not a real date is dropped.
- */
-export interface DateRangeFilterField<Name extends string = string> {
-  kind: 'dateRange';
-  /** Names the pair for assistive technology. */
-  label: string;
-  from: { name: Name; label: string };
-  to: { name: Name; label: string };
-}
-
-/** A filter the screen declares; the list engine renders, cleans and serialises it. */
-export type FilterField<Name extends string = string> =
-  | TextFilterField<Name>
-  | SelectFilterField<Name>
-  | LoadedSelectFilterField<Name>
-  | DateRangeFilterField<Name>
-  | CheckboxFilterField<Name>;
+import type { FilterField, FilterValues } from './declaration.ts';
 
 /** The query parameters a field stands for: one, or two for a date range. */
 export function filterParams<Name extends string>(field: FilterField<Name>): Name[] {
@@ -113,9 +28,6 @@ function acceptsValue(field: FilterField, value: string): boolean {
   if (field.kind === 'checkbox') return value === 'true' || value === 'false';
   return true;
 }
-
-/** Searched filter values by name: only declared, trimmed, non-empty values. */
-export type FilterValues = Readonly<Record<string, string>>;
 
 export interface ListState {
   /** 1-based. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type FilterField, parseListState, search, serialiseListState } from './listState.ts';
+import type { FilterField } from './declaration.ts';
+import { parseListState, search, serialiseListState } from './listState.ts';
 
 // Filters with default values (the command lookup: make Honda, scan, full scan on).
 const fields: readonly FilterField[] = [

@@ -1,13 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { detailHref, readableHeader } from './columns.tsx';
+import type { FilterField, LoadedSelectFilterField } from './declaration.ts';
 import { parseRecordId } from './detail.ts';
 import { loadedSelectOptions } from './FilterFields.tsx';
 import { dateTimeText, durationText } from './format.ts';
 import {
-  type FilterField,
   filterParams,
   isIsoDate,
-  type LoadedSelectFilterField,
   listHref,
   parseListState,
   search,

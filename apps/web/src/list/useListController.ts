@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { ApiError, INVALID_RESPONSE } from '../lib/api.ts';
 import { type ClientView, clientPage, parseClientView, writeClientView } from './clientPaging.ts';
-import type { ListDeclaration } from './declaration.ts';
+import type { ListDeclaration, ListMessages } from './declaration.ts';
 import { clientPagingOf, DEFAULT_INVALID_RESPONSE_MESSAGE, listQueryOptions, pagingOf } from './listQuery.ts';
 import {
   goToPage as goToPageState,
@@ -105,7 +105,8 @@ export function useListController<Row>(declaration: ListDeclaration<Row>): ListC
     if (!data || !clientPaging || !view) return data;
     return clientPage(data.rows, state.page, view, clientPaging.search);
   }, [data, clientPaging, view, state.page]);
-  const blocked = declaration.canFetch ? !declaration.canFetch(state.filters) : false;
+  const canFetch = declaration.fetching?.canFetch;
+  const blocked = canFetch ? !canFetch(state.filters) : false;
   const total = blocked ? 0 : (answer?.total ?? 0);
   const pages = pagingOf(declaration) === 'none' ? 1 : totalPages(total, view?.pageSize ?? pageSize);
   const currentPage = isPlaceholderData ? undefined : answer;
@@ -150,7 +151,7 @@ export function useListController<Row>(declaration: ListDeclaration<Row>): ListC
   };
 }
 
-function errorMessage(error: Error, messages: ListDeclaration<unknown>['messages']): string {
+function errorMessage(error: Error, messages: ListMessages): string {
   if (messages.describeError) return messages.describeError(error);
   if (error instanceof ApiError && error.code === INVALID_RESPONSE) {
     return messages.invalid ?? DEFAULT_INVALID_RESPONSE_MESSAGE;

@@ -4,7 +4,7 @@ import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-rout
 import { AppProviders } from '../app/AppProviders.tsx';
 import { createQueryClient } from '../app/queryClient.ts';
 import { makeSuggestions } from '../features/shared/suggestions.ts';
-import { suggestionsQueryKey } from '../list/listState.ts';
+import { queryKeys } from '../list/declaration.ts';
 
 // The machines running the suite are shared and sometimes busy: wait up to 5 s (not 1 s) for what a
 // screen should show before calling it missing.
@@ -18,7 +18,7 @@ configure({ asyncUtilTimeout: 5000 });
 export function renderRoutes(routes: RouteObject[], url: string) {
   const router = createMemoryRouter(routes, { initialEntries: [url] });
   const queryClient = createQueryClient();
-  queryClient.setQueryData(suggestionsQueryKey(makeSuggestions.key), ['Honda', 'Toyota']);
+  queryClient.setQueryData(queryKeys.suggestions(makeSuggestions.key), ['Honda', 'Toyota']);
   const view = render(
     <AppProviders queryClient={queryClient}>
       <RouterProvider router={router} />

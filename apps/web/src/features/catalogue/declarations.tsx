@@ -1,33 +1,44 @@
 import {
   ACTUATION_COMMANDS_PAGE_SIZE,
   ACTUATION_COMMANDS_PATH,
-  type ActuationCommand,
+  actuationCommandListSchema,
   COMMAND_API_PATH,
   COMMAND_PAGE_SIZE,
   COVERAGE_PAGE_SIZE,
   COVERAGE_PATH,
+  type CommandQuery,
   type CommandRow,
+  type CoverageQuery,
   type CoverageRow,
   CUSTOM_COMMANDS_PAGE_SIZE,
   CUSTOM_COMMANDS_PATH,
   type CustomCommand,
+  type CustomCommandQuery,
+  commandListSchema,
+  coverageListSchema,
+  customCommandListSchema,
   FUNCTION_TYPES,
   LIVE_DATA_PAGE_SIZE,
   LIVE_DATA_PATH,
+  type LiveDataQuery,
   type LiveDataRow,
+  liveDataListSchema,
   MAKE_LIST_PATH,
   MAX_LIMIT,
   MODEL_LIST_PATH,
+  type ModelListQuery,
+  makeListSchema,
+  modelListSchema,
   ODOMETER_PAGE_SIZE,
   ODOMETER_PATH,
   type OdometerRow,
+  odometerListSchema,
   SPF_COMMANDS_PAGE_SIZE,
   SPF_COMMANDS_PATH,
-  type SpfCommand,
+  spfCommandListSchema,
 } from '@obd/contract';
-import type { ListDeclaration } from '../../list/declaration.ts';
+import { defineList, type FilterField, listSource, type QueryFilterName } from '../../list/declaration.ts';
 import { fieldColumn } from '../../list/format.ts';
-import type { FilterField } from '../../list/listState.ts';
 import { makeFilter, segmentSuggestions } from '../shared/suggestions.ts';
 import { commandMatches, commandType, describeCommandError, parseModules } from './commands.ts';
 import {
@@ -46,23 +57,25 @@ import {
  */
 
 /** Make, Model, Year: the filters of the command catalogues. */
-const VEHICLE_FILTERS: readonly FilterField<'make' | 'model' | 'year'>[] = [
+const VEHICLE_FILTERS: readonly FilterField<QueryFilterName<CustomCommandQuery>>[] = [
   makeFilter('make'),
   { kind: 'text', name: 'model', label: 'Model', placeholder: 'e.g. City' },
   { kind: 'text', name: 'year', label: 'Year', placeholder: 'e.g. 2019' },
 ];
 
-export const coverageData: ListDeclaration<CoverageRow, 'make'> = {
+const COVERAGE_FILTERS: readonly FilterField<QueryFilterName<CoverageQuery>>[] = [
+  { ...makeFilter('make'), label: 'Car Make', placeholder: 'Enter car make (e.g. Hyundai)' },
+];
+
+export const coverageData = defineList({
   title: 'Coverage Data',
-  endpoint: COVERAGE_PATH,
+  source: listSource(COVERAGE_PATH, coverageListSchema, 'coverages'),
   pageSize: COVERAGE_PAGE_SIZE,
-  dataKey: 'coverages',
-  filters: [{ ...makeFilter('make'), label: 'Car Make', placeholder: 'Enter car make (e.g. Hyundai)' }],
+  filters: COVERAGE_FILTERS,
   columns: [
     fieldColumn<CoverageRow, 'function_name'>('Function Name', 'function_name'),
     fieldColumn<CoverageRow, 'function_type'>('Function Type', 'function_type'),
   ],
-  rowKey: (row) => row.id,
   messages: {
     error: 'Something went wrong',
     invalid: 'Invalid response format',
@@ -70,56 +83,57 @@ export const coverageData: ListDeclaration<CoverageRow, 'make'> = {
     emptyUnfiltered: 'No coverage data available.',
   },
   export: { list: 'coverage', format: 'xlsx' },
-  summary: ({ pageItemCount, total }) => `Showing ${pageItemCount} out of ${total} results`,
-  pagerCaption: ({ page, pages, total }) => `Showing page ${page} of ${pages} (${total} total items)`,
-};
+  display: {
+    summary: ({ pageItemCount, total }) => `Showing ${pageItemCount} out of ${total} results`,
+    pagerCaption: ({ page, pages, total }) => `Showing page ${page} of ${pages} (${total} total items)`,
+  },
+});
 
-type CommandFilter = 'make' | 'function_type' | 'full_scan' | 'module';
+// decisions §8: the defaults, fetched once on opening.
+const COMMAND_FILTERS: readonly FilterField<QueryFilterName<CommandQuery>>[] = [
+  { ...makeFilter('make', 'Vehicle Make'), defaultValue: 'Honda' },
+  {
+    kind: 'select',
+    name: 'function_type',
+    label: 'Function Type',
+    options: FUNCTION_TYPES.map(({ value, label }) => ({ value, label })),
+    defaultValue: 'scan',
+  },
+  { kind: 'checkbox', name: 'full_scan', label: 'Full Scan', defaultValue: 'true' },
+  {
+    kind: 'text',
+    name: 'module',
+    label: 'Select Modules',
+    placeholder: 'Comma separated, e.g. Engine, ABS, HVAC',
+    defaultValue: 'Engine, ABS',
+  },
+];
 
-export const mechanicCommands: ListDeclaration<CommandRow, CommandFilter> = {
+export const mechanicCommands = defineList({
   title: 'Automotive Diagnostic Commands',
-  endpoint: COMMAND_API_PATH,
+  source: listSource(COMMAND_API_PATH, commandListSchema, 'data'),
   pageSize: COMMAND_PAGE_SIZE,
-  dataKey: 'data',
-  // decisions §8: the defaults, fetched once on opening.
-  filters: [
-    { ...makeFilter('make', 'Vehicle Make'), defaultValue: 'Honda' },
-    {
-      kind: 'select',
-      name: 'function_type',
-      label: 'Function Type',
-      options: FUNCTION_TYPES.map(({ value, label }) => ({ value, label })),
-      defaultValue: 'scan',
-    },
-    { kind: 'checkbox', name: 'full_scan', label: 'Full Scan', defaultValue: 'true' },
-    {
-      kind: 'text',
-      name: 'module',
-      label: 'Select Modules',
-      placeholder: 'Comma separated, e.g. Engine, ABS, HVAC',
-      defaultValue: 'Engine, ABS',
-    },
-  ],
-  request: (filters) => ({
-    make: filters.make ?? '',
-    function_type: filters.function_type ?? 'scan',
-    full_scan: filters.full_scan ?? 'true',
-    module: JSON.stringify(parseModules(filters.module)),
-  }),
-  canFetch: (filters) => parseModules(filters.module).length > 0,
-  searchLabel: 'Fetch Commands',
-  // One request for everything (up to the server's maximum), searched and paged in the browser.
-  paging: {
-    fetchLimit: MAX_LIMIT,
-    pageSizes: [10, 30, 50, 100],
-    defaultPageSize: 100,
-    search: {
-      label: 'Search Commands',
-      placeholder: 'Filter by command or module',
-      matches: commandMatches,
+  filters: COMMAND_FILTERS,
+  fetching: {
+    params: (filters) => ({
+      make: filters.make ?? '',
+      function_type: filters.function_type ?? 'scan',
+      full_scan: filters.full_scan ?? 'true',
+      module: JSON.stringify(parseModules(filters.module)),
+    }),
+    canFetch: (filters) => parseModules(filters.module).length > 0,
+    // One request for everything (up to the server's maximum), searched and paged in the browser.
+    paging: {
+      fetchLimit: MAX_LIMIT,
+      pageSizes: [10, 30, 50, 100],
+      defaultPageSize: 100,
+      search: {
+        label: 'Search Commands',
+        placeholder: 'Filter by command or module',
+        matches: commandMatches,
+      },
     },
   },
-  pagerEnds: true,
   columns: [
     fieldColumn<CommandRow, 'command'>('Command', 'command'),
     fieldColumn<CommandRow, 'module'>('Module', 'module'),
@@ -132,18 +146,17 @@ export const mechanicCommands: ListDeclaration<CommandRow, CommandFilter> = {
     emptyUnfiltered: 'No Commands Found',
     describeError: describeCommandError,
   },
-  summary: ({ total, filters }) => `${total} commands found for ${filters.make ?? ''}`,
-};
+  display: {
+    searchLabel: 'Fetch Commands',
+    summary: ({ total, filters }) => `${total} commands found for ${filters.make ?? ''}`,
+    pagerEnds: true,
+  },
+});
 
-interface NamedRow {
-  name: string;
-}
-
-export const bikeMakeList: ListDeclaration<NamedRow & { segment: string }, 'segement'> = {
+export const bikeMakeList = defineList({
   title: 'Bike Make List',
-  endpoint: MAKE_LIST_PATH,
+  source: listSource(MAKE_LIST_PATH, makeListSchema, 'data'),
   pageSize: MAX_LIMIT,
-  dataKey: 'data',
   // `segement` (sic) is the endpoint's parameter (decisions §1).
   filters: [
     {
@@ -155,48 +168,51 @@ export const bikeMakeList: ListDeclaration<NamedRow & { segment: string }, 'sege
       suggestions: segmentSuggestions,
     },
   ],
-  paging: 'none',
-  trigger: 'auto',
-  columns: [],
+  fetching: { paging: 'none', trigger: 'auto' },
   renderRows: (rows) => <NameList label="Makes" names={rows.map((row) => row.name)} />,
-  rowKey: (row) => row.name,
   messages: {
     error: 'Failed to fetch bike makes. Please try again.',
     emptyFiltered: 'No bike makes found.',
     emptyUnfiltered: 'No bike makes found.',
   },
   export: { list: 'makes', format: 'csv', label: 'Download Excel' },
-  summary: ({ total, filters }) =>
-    `${total} ${total === 1 ? 'make' : 'makes'}${filters.segement ? ` in segment ${filters.segement}` : ''}`,
-};
+  display: {
+    summary: ({ total, filters }) =>
+      `${total} ${total === 1 ? 'make' : 'makes'}${filters.segement ? ` in segment ${filters.segement}` : ''}`,
+  },
+});
 
-export const modelListPage: ListDeclaration<NamedRow & { make: string }, 'make'> = {
+const MODEL_FILTERS: readonly FilterField<keyof ModelListQuery>[] = [
+  { ...makeFilter('make'), placeholder: 'Enter a make (e.g. Mahindra)', defaultValue: 'Mahindra' },
+];
+
+export const modelListPage = defineList({
   title: 'Model List Page',
-  endpoint: MODEL_LIST_PATH,
+  source: listSource(MODEL_LIST_PATH, modelListSchema, 'data'),
   pageSize: MAX_LIMIT,
-  dataKey: 'data',
-  filters: [{ ...makeFilter('make'), placeholder: 'Enter a make (e.g. Mahindra)', defaultValue: 'Mahindra' }],
-  paging: 'none',
-  trigger: 'auto',
-  // The endpoint needs a make; an emptied input shows nothing rather than an error.
-  canFetch: (filters) => Boolean(filters.make),
-  columns: [],
+  filters: MODEL_FILTERS,
+  fetching: {
+    paging: 'none',
+    trigger: 'auto',
+    // The endpoint needs a make; an emptied input shows nothing rather than an error.
+    canFetch: (filters) => Boolean(filters.make),
+  },
   renderRows: (rows) => <NumberedGrid label="Models" names={rows.map((row) => row.name)} />,
-  rowKey: (row) => row.name,
   messages: {
     error: 'Failed to fetch model list. Please try again later.',
     emptyFiltered: 'No models found for the entered make.',
     emptyUnfiltered: 'No models found for the entered make.',
   },
   export: { list: 'models', format: 'csv' },
-  summary: ({ total, filters }) => `Total Models: ${total}${filters.make ? ` (${filters.make})` : ''}`,
-};
+  display: {
+    summary: ({ total, filters }) => `Total Models: ${total}${filters.make ? ` (${filters.make})` : ''}`,
+  },
+});
 
-export const customCommands: ListDeclaration<CustomCommand, 'make' | 'model' | 'year'> = {
+export const customCommands = defineList({
   title: 'Custom commands',
-  endpoint: CUSTOM_COMMANDS_PATH,
+  source: listSource(CUSTOM_COMMANDS_PATH, customCommandListSchema, 'data'),
   pageSize: CUSTOM_COMMANDS_PAGE_SIZE,
-  dataKey: 'data',
   filters: VEHICLE_FILTERS,
   columns: [
     fieldColumn<CustomCommand, 'function_name'>('Function Name', 'function_name'),
@@ -211,49 +227,42 @@ export const customCommands: ListDeclaration<CustomCommand, 'make' | 'model' | '
     emptyFiltered: 'No custom commands found for the given car details.',
     emptyUnfiltered: 'No custom commands found for the given car details.',
   },
-};
+});
 
-export const actuationCommands: ListDeclaration<ActuationCommand, 'make' | 'model' | 'year'> = {
+export const actuationCommands = defineList({
   title: 'Actuation commands',
-  endpoint: ACTUATION_COMMANDS_PATH,
+  source: listSource(ACTUATION_COMMANDS_PATH, actuationCommandListSchema, 'data'),
   pageSize: ACTUATION_COMMANDS_PAGE_SIZE,
-  dataKey: 'data',
   filters: VEHICLE_FILTERS,
-  columns: [],
   renderRows: (rows) => <ActuationCards groups={rows} />,
-  rowKey: (row) => row.actuation_type,
   messages: {
     error: 'Failed to fetch actuation commands.',
     emptyFiltered: 'No actuation data found for the specified criteria.',
     emptyUnfiltered: 'No actuation data available.',
   },
   export: { list: 'actuationCommands', format: 'csv' },
-};
+});
 
-export const spfCommands: ListDeclaration<SpfCommand, 'make' | 'model' | 'year'> = {
+export const spfCommands = defineList({
   title: 'SPF Commands',
-  endpoint: SPF_COMMANDS_PATH,
+  source: listSource(SPF_COMMANDS_PATH, spfCommandListSchema, 'data'),
   pageSize: SPF_COMMANDS_PAGE_SIZE,
-  dataKey: 'data',
   filters: VEHICLE_FILTERS,
-  columns: [],
   renderRows: (rows) => <SpfCards groups={rows} />,
-  rowKey: (row) => row.function_name,
   messages: {
     error: 'Failed to fetch SPF commands. Please try again later.',
     emptyFiltered: 'No data found for the given car details.',
     emptyUnfiltered: 'No data found for the given car details.',
   },
-};
+});
 
 const odometerColumn = <Key extends keyof OdometerRow & string>(header: string, key: Key) =>
   fieldColumn<OdometerRow, Key>(header, key);
 
-export const odometerCommands: ListDeclaration<OdometerRow, 'make' | 'model' | 'year'> = {
+export const odometerCommands = defineList({
   title: 'Odometer commands',
-  endpoint: ODOMETER_PATH,
+  source: listSource(ODOMETER_PATH, odometerListSchema, 'data'),
   pageSize: ODOMETER_PAGE_SIZE,
-  dataKey: 'data',
   filters: VEHICLE_FILTERS,
   // The 12 fields of an odometer entry (spec §3), headed like the CSV export.
   columns: [
@@ -270,7 +279,6 @@ export const odometerCommands: ListDeclaration<OdometerRow, 'make' | 'model' | '
     odometerColumn('Unit (Metric)', 'unit_metric'),
     odometerColumn('Unit (Imperial)', 'unit_imperial'),
   ],
-  rowKey: (row) => row.id,
   messages: {
     error: 'Failed to fetch odometer data. Please try again.',
     emptyFiltered: 'No odometer data found for the specified criteria.',
@@ -278,21 +286,22 @@ export const odometerCommands: ListDeclaration<OdometerRow, 'make' | 'model' | '
     invalid: 'No odometer data found.',
   },
   export: { list: 'odometer', format: 'csv' },
-};
+});
 
 const liveColumn = <Key extends keyof LiveDataRow & string>(header: string, key: Key) =>
   fieldColumn<LiveDataRow, Key>(header, key);
 
-export const liveDataCommands: ListDeclaration<LiveDataRow, 'make' | 'model' | 'module'> = {
+const LIVE_DATA_FILTERS: readonly FilterField<QueryFilterName<LiveDataQuery>>[] = [
+  makeFilter('make'),
+  { kind: 'text', name: 'model', label: 'Model', placeholder: 'e.g. City' },
+  { kind: 'text', name: 'module', label: 'Module', placeholder: 'e.g. Engine' },
+];
+
+export const liveDataCommands = defineList({
   title: 'Live Commands',
-  endpoint: LIVE_DATA_PATH,
+  source: listSource(LIVE_DATA_PATH, liveDataListSchema, 'data'),
   pageSize: LIVE_DATA_PAGE_SIZE,
-  dataKey: 'data',
-  filters: [
-    makeFilter('make'),
-    { kind: 'text', name: 'model', label: 'Model', placeholder: 'e.g. City' },
-    { kind: 'text', name: 'module', label: 'Module', placeholder: 'e.g. Engine' },
-  ],
+  filters: LIVE_DATA_FILTERS,
   // The 13 fields without `referenceJSON` (decisions §5), which opens per row.
   columns: [
     liveColumn('ID', 'id'),
@@ -314,11 +323,10 @@ export const liveDataCommands: ListDeclaration<LiveDataRow, 'make' | 'model' | '
       nowrap: true,
     },
   ],
-  rowKey: (row) => row.id,
   messages: {
     error: 'Failed to fetch live data. Please try again.',
     emptyFiltered: 'No live data found for the specified criteria.',
     emptyUnfiltered: 'No live data available.',
     invalid: 'Invalid response format from server',
   },
-};
+});

@@ -1,4 +1,5 @@
 import {
+  difficultyLabel,
   FAULT_CODE_PATHS,
   FAULT_CODES_PAGE_SIZE,
   type FaultCauseRow,
@@ -6,12 +7,23 @@ import {
   type FaultCodeRow,
   type FaultSolutionRow,
   type FaultSymptomRow,
+  faultCauseListSchema,
+  faultCodeListSchema,
+  faultSolutionListSchema,
+  faultSymptomListSchema,
+  severityLabel,
 } from '@obd/contract';
-import type { Column, ListDeclaration, ListMessages } from '../../list/declaration.ts';
+import {
+  type Column,
+  defineList,
+  type FilterField,
+  type ListDeclaration,
+  type ListMessages,
+  type ListSource,
+  listSource,
+} from '../../list/declaration.ts';
 import { fieldColumn } from '../../list/format.ts';
-import type { FilterField } from '../../list/listState.ts';
 import { makeFilter } from '../shared/suggestions.ts';
-import { repairDifficultyLabel, severityLabel } from './format.ts';
 import { GenericPill } from './GenericPill.tsx';
 
 /**
@@ -62,23 +74,18 @@ function textRowColumns<Row extends FaultRow & { language: string }>(
   ];
 }
 
-function faultCodeBrowser<Row extends FaultRow>(
-  declaration: Pick<ListDeclaration<Row, FaultCodeFilterName>, 'title' | 'endpoint' | 'columns'> & {
-    messages: ListMessages;
-  },
-): ListDeclaration<Row, FaultCodeFilterName> {
-  return {
-    ...declaration,
-    pageSize: FAULT_CODES_PAGE_SIZE,
-    dataKey: 'data',
-    filters: FAULT_CODE_FILTERS,
-    rowKey: (row) => row.id,
-  };
+function faultCodeBrowser<Row extends FaultRow>(declaration: {
+  title: string;
+  source: ListSource<Row>;
+  columns: readonly Column<Row>[];
+  messages: ListMessages;
+}): ListDeclaration<Row, FaultCodeFilterName> {
+  return defineList({ ...declaration, pageSize: FAULT_CODES_PAGE_SIZE, filters: FAULT_CODE_FILTERS });
 }
 
 export const faultCodeSymptoms = faultCodeBrowser<FaultSymptomRow>({
   title: 'Fault Code Symptoms',
-  endpoint: FAULT_CODE_PATHS.symptoms,
+  source: listSource(FAULT_CODE_PATHS.symptoms, faultSymptomListSchema, 'data'),
   // decisions §5: headed Symptom (the spec's "Solution" was a typo).
   columns: textRowColumns<FaultSymptomRow>('Symptom', 'symptom'),
   messages: {
@@ -90,7 +97,7 @@ export const faultCodeSymptoms = faultCodeBrowser<FaultSymptomRow>({
 
 export const faultCodeSolutions = faultCodeBrowser<FaultSolutionRow>({
   title: 'Fault Code Solutions',
-  endpoint: FAULT_CODE_PATHS.solutions,
+  source: listSource(FAULT_CODE_PATHS.solutions, faultSolutionListSchema, 'data'),
   columns: textRowColumns<FaultSolutionRow>('Solution', 'solution'),
   messages: {
     error: 'Failed to fetch fault code solutions. Please try again.',
@@ -101,7 +108,7 @@ export const faultCodeSolutions = faultCodeBrowser<FaultSolutionRow>({
 
 export const faultCodeCauses = faultCodeBrowser<FaultCauseRow>({
   title: 'Fault Code Causes',
-  endpoint: FAULT_CODE_PATHS.causes,
+  source: listSource(FAULT_CODE_PATHS.causes, faultCauseListSchema, 'data'),
   columns: textRowColumns<FaultCauseRow>('Causes', 'causes'),
   messages: {
     error: 'Failed to fetch fault code causes. Please try again.',
@@ -112,13 +119,13 @@ export const faultCodeCauses = faultCodeBrowser<FaultCauseRow>({
 
 export const faultCodeList = faultCodeBrowser<FaultCodeRow>({
   title: 'Fault Code List',
-  endpoint: FAULT_CODE_PATHS.list,
+  source: listSource(FAULT_CODE_PATHS.list, faultCodeListSchema, 'data'),
   columns: [
     fieldColumn<FaultCodeRow, 'id'>('ID', 'id'),
     fieldColumn<FaultCodeRow, 'dtc'>('DTC', 'dtc'),
     fieldColumn<FaultCodeRow, 'title'>('Title', 'title'),
     { header: 'Severity', cell: (row) => severityLabel(row.severity) },
-    { header: 'Repair Difficulty', cell: (row) => repairDifficultyLabel(row.repair_difficulty) },
+    { header: 'Repair Difficulty', cell: (row) => difficultyLabel(row.repair_difficulty) },
     fieldColumn<FaultCodeRow, 'make'>('Make', 'make'),
     fieldColumn<FaultCodeRow, 'company_id'>('Company ID', 'company_id'),
     genericColumn<FaultCodeRow>(),

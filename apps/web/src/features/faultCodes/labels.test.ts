@@ -1,5 +1,7 @@
+// The display labels live in the contract, shared by the screens and the exports.
+
+import { difficultyLabel, severityLabel } from '@obd/contract';
 import { describe, expect, it } from 'vitest';
-import { repairDifficultyLabel, severityLabel } from './format.ts';
 
 describe('severityLabel', () => {
   it('names the 1–3 scale', () => {
@@ -22,14 +24,14 @@ describe('severityLabel', () => {
   });
 });
 
-describe('repairDifficultyLabel', () => {
+describe('difficultyLabel', () => {
   it('names the 1–3 scale', () => {
-    expect([1, 2, 3].map(repairDifficultyLabel)).toEqual(['Easy', 'Medium', 'Hard']);
+    expect([1, 2, 3].map(difficultyLabel)).toEqual(['Easy', 'Medium', 'Hard']);
   });
 
   it("shows 'Unknown' for any other number and '-' when absent", () => {
-    expect(repairDifficultyLabel(4)).toBe('Unknown');
-    expect(repairDifficultyLabel(0)).toBe('Unknown');
-    expect(repairDifficultyLabel(null)).toBe('-');
+    expect(difficultyLabel(4)).toBe('Unknown');
+    expect(difficultyLabel(0)).toBe('Unknown');
+    expect(difficultyLabel(null)).toBe('-');
   });
 });

@@ -2,6 +2,7 @@ import {
   ACTUATIONS_PATH,
   type ActuationRunQuery,
   type ActuationRunRow,
+  actuationRunListSchema,
   RUNS_PAGE_SIZE,
   SCANS_PATH,
   type ScanQuery,
@@ -9,17 +10,26 @@ import {
   SPECIAL_FUNCTIONS_PATH,
   type SpecialFunctionQuery,
   type SpecialFunctionRow,
+  scanListSchema,
+  specialFunctionListSchema,
   USER_FACETS_PATH,
   USERS_PAGE_SIZE,
   USERS_PATH,
   type UserQuery,
-  type UserRow,
   userFacetsSchema,
+  userListSchema,
 } from '@obd/contract';
 import { detailsColumn, fieldColumnsFromRows } from '../../list/columns.tsx';
-import type { Column, ListDeclaration } from '../../list/declaration.ts';
+import {
+  type Column,
+  defineList,
+  type FilterField,
+  listSource,
+  type OptionSource,
+  type QueryFilterName,
+  type SelectOption,
+} from '../../list/declaration.ts';
 import { dateTimeColumn, fieldColumn } from '../../list/format.ts';
-import type { FilterField, OptionSource, SelectOption } from '../../list/listState.ts';
 import { makeFilter } from '../shared/suggestions.ts';
 import { ScanReportAction } from './scanReport.tsx';
 
@@ -42,8 +52,6 @@ export const OPERATIONS_PATHS = {
 } as const;
 
 const GENERAL_ERROR = 'Something went wrong';
-
-type FilterName<Query> = Exclude<keyof Query, 'page' | 'limit'> & string;
 
 const YES_NO_OPTIONS: readonly SelectOption[] = [
   { value: '', label: 'All' },
@@ -71,32 +79,30 @@ function facet(key: 'plans' | 'statuses'): OptionSource {
   return { endpoint: USER_FACETS_PATH, select: (payload) => userFacetsSchema.parse(payload)[key] };
 }
 
-const USER_FILTERS: readonly FilterField<FilterName<UserQuery>>[] = [
+const USER_FILTERS: readonly FilterField<QueryFilterName<UserQuery>>[] = [
   { kind: 'text', name: 'email', label: 'Email', placeholder: 'e.g. gmail.com' },
   { kind: 'loadedSelect', name: 'plan', label: 'Plan', source: facet('plans') },
   { kind: 'loadedSelect', name: 'status', label: 'Status', source: facet('statuses') },
 ];
 
-export const usersList: ListDeclaration<UserRow, FilterName<UserQuery>> = {
+export const usersList = defineList({
   title: 'User List',
-  endpoint: USERS_PATH,
+  source: listSource(USERS_PATH, userListSchema, 'users'),
   pageSize: USERS_PAGE_SIZE,
-  dataKey: 'users',
   filters: USER_FILTERS,
   // Spec §2.13: the columns follow the fields the server returns (its allow-list, decisions §4).
   columns: (rows) => fieldColumnsFromRows(rows),
-  rowKey: (row) => row.id,
   messages: {
     error: 'Failed to fetch users',
     emptyFiltered: 'No users found for the specified criteria.',
     emptyUnfiltered: 'No users available.',
   },
   export: { list: 'users', format: 'xlsx' },
-};
+});
 
 // ------------------------------------------------------------------ scans
 
-const SCAN_FILTERS: readonly FilterField<FilterName<ScanQuery>>[] = [
+const SCAN_FILTERS: readonly FilterField<QueryFilterName<ScanQuery>>[] = [
   { kind: 'text', name: 'email', label: 'Email' },
   makeFilter('make'),
   { kind: 'text', name: 'model', label: 'Model' },
@@ -112,11 +118,10 @@ const SCAN_FILTERS: readonly FilterField<FilterName<ScanQuery>>[] = [
   { kind: 'text', name: 'app_version', label: 'App Version' },
 ];
 
-export const scansList: ListDeclaration<ScanRow, FilterName<ScanQuery>> = {
+export const scansList = defineList({
   title: 'Scan Details',
-  endpoint: SCANS_PATH,
+  source: listSource(SCANS_PATH, scanListSchema, 'scans'),
   pageSize: RUNS_PAGE_SIZE,
-  dataKey: 'scans',
   filters: SCAN_FILTERS,
   columns: oneLine([
     fieldColumn<ScanRow, 'email'>('Email', 'email'),
@@ -134,18 +139,17 @@ export const scansList: ListDeclaration<ScanRow, FilterName<ScanQuery>> = {
     { header: 'PDF Report', cell: (row) => <ScanReportAction scan={row} /> },
     detailsColumn<ScanRow>(OPERATIONS_PATHS.scanDetails),
   ]),
-  rowKey: (row) => row.id,
   messages: {
     error: 'Failed to fetch scan report',
     emptyFiltered: 'No scans found for the specified criteria.',
     emptyUnfiltered: 'No scans available.',
   },
   export: { list: 'scans', format: 'xlsx' },
-};
+});
 
 // ------------------------------------------------------------------ special functions
 
-const SPECIAL_FUNCTION_FILTERS: readonly FilterField<FilterName<SpecialFunctionQuery>>[] = [
+const SPECIAL_FUNCTION_FILTERS: readonly FilterField<QueryFilterName<SpecialFunctionQuery>>[] = [
   { kind: 'text', name: 'email', label: 'Email' },
   makeFilter('make'),
   { kind: 'text', name: 'module', label: 'Module' },
@@ -165,11 +169,10 @@ const SPECIAL_FUNCTION_FILTERS: readonly FilterField<FilterName<SpecialFunctionQ
   },
 ];
 
-export const specialFunctionsList: ListDeclaration<SpecialFunctionRow, FilterName<SpecialFunctionQuery>> = {
+export const specialFunctionsList = defineList({
   title: 'Special Function',
-  endpoint: SPECIAL_FUNCTIONS_PATH,
+  source: listSource(SPECIAL_FUNCTIONS_PATH, specialFunctionListSchema, 'scans'),
   pageSize: RUNS_PAGE_SIZE,
-  dataKey: 'scans',
   filters: SPECIAL_FUNCTION_FILTERS,
   columns: oneLine([
     fieldColumn<SpecialFunctionRow, 'user_email'>('Email', 'user_email'),
@@ -187,18 +190,17 @@ export const specialFunctionsList: ListDeclaration<SpecialFunctionRow, FilterNam
     dateTimeColumn<SpecialFunctionRow, 'scan_end_time'>('End Time', 'scan_end_time'),
     detailsColumn<SpecialFunctionRow>(OPERATIONS_PATHS.specialFunctionDetails),
   ]),
-  rowKey: (row) => row.id,
   messages: {
     error: GENERAL_ERROR,
     emptyFiltered: 'No special function runs found for the specified criteria.',
     emptyUnfiltered: 'No special function runs available.',
   },
   export: { list: 'specialFunctions', format: 'xlsx' },
-};
+});
 
 // ------------------------------------------------------------------ actuations
 
-const ACTUATION_FILTERS: readonly FilterField<FilterName<ActuationRunQuery>>[] = [
+const ACTUATION_FILTERS: readonly FilterField<QueryFilterName<ActuationRunQuery>>[] = [
   { kind: 'text', name: 'email', label: 'Email' },
   makeFilter('make'),
   { kind: 'text', name: 'model', label: 'Model' },
@@ -208,11 +210,10 @@ const ACTUATION_FILTERS: readonly FilterField<FilterName<ActuationRunQuery>>[] =
   { kind: 'text', name: 'user_car_model_id', label: 'User Car Model ID' },
 ];
 
-export const actuationsList: ListDeclaration<ActuationRunRow, FilterName<ActuationRunQuery>> = {
+export const actuationsList = defineList({
   title: 'Actuations Detail',
-  endpoint: ACTUATIONS_PATH,
+  source: listSource(ACTUATIONS_PATH, actuationRunListSchema, 'actuations'),
   pageSize: RUNS_PAGE_SIZE,
-  dataKey: 'actuations',
   filters: ACTUATION_FILTERS,
   columns: oneLine([
     fieldColumn<ActuationRunRow, 'user_email'>('Email', 'user_email'),
@@ -229,11 +230,10 @@ export const actuationsList: ListDeclaration<ActuationRunRow, FilterName<Actuati
     dateTimeColumn<ActuationRunRow, 'updated_at'>('Updated At', 'updated_at'),
     detailsColumn<ActuationRunRow>(OPERATIONS_PATHS.actuationDetails),
   ]),
-  rowKey: (row) => row.id,
   messages: {
     error: GENERAL_ERROR,
     emptyFiltered: 'No actuation runs found for the specified criteria.',
     emptyUnfiltered: 'No actuation runs available.',
   },
   export: { list: 'actuations', format: 'xlsx' },
-};
+});

@@ -1,6 +1,6 @@
 import { MAKE_LIST_PATH, makeListSchema, SEGMENTS } from '@obd/contract';
 import { apiFetchParsed } from '../../lib/api.ts';
-import type { SuggestionSource, TextFilterField } from '../../list/listState.ts';
+import type { SuggestionSource, TextFilterField } from '../../list/declaration.ts';
 
 /** Every make of the make list (decisions §5: make inputs suggest makes), asked once and cached. */
 export const makeSuggestions: SuggestionSource = {

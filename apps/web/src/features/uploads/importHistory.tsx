@@ -6,14 +6,16 @@ import {
   IMPORT_STATUSES,
   IMPORTS_PATH,
   type ImportDetail,
+  type ImportHistoryQuery,
   type ImportRecord,
   type ImportStatus,
   importDetailSchema,
+  importHistorySchema,
   type RowProblem,
 } from '@obd/contract';
 import { detailsColumn } from '../../list/columns.tsx';
 import { detailTable } from '../../list/DetailScreen.tsx';
-import type { ListDeclaration } from '../../list/declaration.ts';
+import { defineList, type FilterField, listSource, type QueryFilterName } from '../../list/declaration.ts';
 import type { DetailDeclaration, SummaryField } from '../../list/detail.ts';
 import { cellText, dateTimeColumn, dateTimeText, durationText } from '../../list/format.ts';
 import { bytesText, countText } from '../../upload/format.ts';
@@ -75,33 +77,32 @@ export function keyStatistics(record: ImportRecord): string {
   return parts.length > 0 ? parts.join(' · ') : cellText(record.message);
 }
 
-type HistoryFilter = 'kind' | 'status';
+const HISTORY_FILTERS: readonly FilterField<QueryFilterName<ImportHistoryQuery>>[] = [
+  {
+    kind: 'select',
+    name: 'kind',
+    label: 'Kind',
+    options: [
+      { value: '', label: 'All kinds' },
+      ...IMPORT_KINDS.map((kind) => ({ value: kind, label: IMPORT_KIND_LABELS[kind] })),
+    ],
+  },
+  {
+    kind: 'select',
+    name: 'status',
+    label: 'Outcome',
+    options: [
+      { value: '', label: 'All outcomes' },
+      ...IMPORT_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] })),
+    ],
+  },
+];
 
-export const importHistoryList: ListDeclaration<ImportRecord, HistoryFilter> = {
+export const importHistoryList = defineList({
   title: 'Import History',
-  endpoint: IMPORTS_PATH,
+  source: listSource(IMPORTS_PATH, importHistorySchema, 'data'),
   pageSize: IMPORT_HISTORY_PAGE_SIZE,
-  dataKey: 'data',
-  filters: [
-    {
-      kind: 'select',
-      name: 'kind',
-      label: 'Kind',
-      options: [
-        { value: '', label: 'All kinds' },
-        ...IMPORT_KINDS.map((kind) => ({ value: kind, label: IMPORT_KIND_LABELS[kind] })),
-      ],
-    },
-    {
-      kind: 'select',
-      name: 'status',
-      label: 'Outcome',
-      options: [
-        { value: '', label: 'All outcomes' },
-        ...IMPORT_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] })),
-      ],
-    },
-  ],
+  filters: HISTORY_FILTERS,
   columns: [
     { header: 'ID', cell: (row) => row.id },
     dateTimeColumn<ImportRecord, 'startedAt'>('When', 'startedAt'),
@@ -113,13 +114,12 @@ export const importHistoryList: ListDeclaration<ImportRecord, HistoryFilter> = {
     { header: 'Statistics', cell: (row) => keyStatistics(row), prose: true },
     detailsColumn<ImportRecord>(IMPORT_HISTORY_PATHS.details),
   ],
-  rowKey: (row) => row.id,
   messages: {
     error: 'Failed to fetch import history. Please try again.',
     emptyFiltered: 'No imports found for the specified criteria.',
     emptyUnfiltered: 'No imports yet.',
   },
-};
+});
 
 const field = (label: string, value: (record: ImportDetail) => unknown): SummaryField<ImportDetail> => ({
   label,
