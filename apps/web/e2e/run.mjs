@@ -15,10 +15,10 @@ const screenshotDir = path.join(repoRoot, 'test-results', 'e2e');
 const SERVER_START_TIMEOUT_MS = 180_000;
 /** A name for the server as another machine would use it; Chromium maps it to 127.0.0.1. */
 const HOST_NAME = 'obd-admin.test';
-// `E2E_ONLY=<part of a journey's name>` runs only the journeys whose name contains it.
-const selected = process.env.E2E_ONLY
-  ? journeys.filter((journey) => journey.name.includes(process.env.E2E_ONLY))
-  : journeys;
+// `E2E_ONLY=<part of a journey's name>[,<another>…]` runs only the journeys whose name contains one.
+const only = (process.env.E2E_ONLY ?? '').split(',').filter(Boolean);
+const selected =
+  only.length > 0 ? journeys.filter((journey) => only.some((part) => journey.name.includes(part))) : journeys;
 
 async function main() {
   if (!fs.existsSync(path.join(repoRoot, 'apps/web/dist/index.html'))) {
