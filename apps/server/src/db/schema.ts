@@ -213,6 +213,22 @@ export interface Database {
     /** 009: last sign of life of a running import's process (PostgreSQL). */
     heartbeat_at: string | null;
   };
+  /**
+   * 004: rows per value of each counted column of the activity lists (`col = ''`: the whole
+   * table), kept by triggers; 007 adds each value's rows per month for the columns of many values.
+   * The columns counted are declared in `modules/operations/lists.ts`.
+   */
+  list_totals: {
+    tbl: string;
+    col: string;
+    val: string;
+    /** bigint on PostgreSQL: the driver answers it as text. */
+    n: number | string;
+    /** `{"2026-05": 123, …}`: JSON text on SQLite, jsonb (an object) on PostgreSQL. */
+    months: string | Record<string, number> | null;
+  };
+  /** 004: the same per day of the list's sort time, for the columns of few values. */
+  list_days: { tbl: string; col: string; val: string; day: string; n: number | string };
 }
 
 interface CatalogueColumns {
