@@ -50,9 +50,16 @@ export class LoginThrottle {
     return serialised(this.db, [`login-account:${email}`, `login-address:${address}`], async (trx) => {
       const now = Date.now();
       const windowStart = new Date(now - this.limits.windowMs).toISOString();
-      // Rows older than the window count for nothing; deleting them here keeps the table as
-      // small as the last window's attempts.
-      await trx.deleteFrom('login_attempts').where('attempted_at', '<=', windowStart).execute();
+      // Rows older than the window count for nothing. Only this pair's are deleted here: every
+      // reservation touching them holds both of this section's locks, so two reservations never
+      // wait for each other's rows (a deadlock on PostgreSQL). The rest go with the hourly
+      // housekeeping; the counts below read the window only.
+      await trx
+        .deleteFrom('login_attempts')
+        .where('email', '=', email)
+        .where('address', '=', address)
+        .where('attempted_at', '<=', windowStart)
+        .execute();
       const rows = await trx
         .selectFrom('login_attempts')
         .select(['email', 'address', 'attempted_at'])
@@ -100,8 +107,11 @@ export class LoginThrottle {
 
 /** The sentence of a refused attempt: how long to wait, in words a person can act on. */
 export function retryMessage(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
   const wait =
-    seconds < 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minutes`;
+    seconds < 60
+      ? `${seconds} second${seconds === 1 ? '' : 's'}`
+      : `${minutes} minute${minutes === 1 ? '' : 's'}`;
   return `Too many failed sign-in attempts. Try again in ${wait}.`;
 }
 
