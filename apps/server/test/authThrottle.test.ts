@@ -70,6 +70,29 @@ describe.each(DIALECTS)('sign-in throttle on %s', (dialect) => {
     }
   });
 
+  it('answers a burst crossing accounts and addresses over two processes without an error', async () => {
+    const emails = [await newAccount(), await newAccount(), await newAccount()];
+    const other = await secondServer(t);
+    try {
+      const burst = await Promise.all(
+        Array.from({ length: 72 }, (_, i) =>
+          login(
+            i % 2 ? other : t.app,
+            emails[i % 3] as string,
+            i % 7 ? 'wrong' : PASSWORD,
+            `10.26.0.${i % 4}`,
+          ),
+        ),
+      );
+      const counts = statuses(burst);
+      expect(Object.keys(counts).filter((status) => !['200', '401', '429'].includes(status))).toEqual([]);
+      // Per account and address, at most five wrong passwords were checked.
+      expect(counts[401]).toBeLessThanOrEqual(3 * 4 * 5);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('lets the right password from another address in during an attack', async () => {
     const email = await newAccount();
     await Promise.all(Array.from({ length: 30 }, (_, i) => login(t.app, email, `wrong ${i}`, '10.22.0.66')));
