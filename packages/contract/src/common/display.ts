@@ -13,10 +13,3 @@ export const difficultyLabel = scaleWord(DIFFICULTY);
 
 export const yesNo = (value: boolean | null | undefined) =>
   value === null || value === undefined ? '-' : value ? 'Yes' : 'No';
-
-/** '-' for an empty cell (null, undefined or blank text); 0 and false are values, not blanks. */
-export function orDash(value: unknown): string {
-  if (value === null || value === undefined) return '-';
-  const text = String(value);
-  return text.trim() === '' ? '-' : text;
-}

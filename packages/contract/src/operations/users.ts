@@ -32,6 +32,5 @@ export const userRowSchema = z.object({
   subscription_ends_at: z.string().nullable(),
 });
 export type UserRow = z.infer<typeof userRowSchema>;
-export const USER_FIELDS = Object.keys(userRowSchema.shape) as (keyof UserRow)[];
 export const userListSchema = z.object({ users: z.array(userRowSchema), total: z.number() });
 export const userFacetsSchema = z.object({ plans: z.array(z.string()), statuses: z.array(z.string()) });

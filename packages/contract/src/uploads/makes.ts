@@ -85,7 +85,3 @@ export function segmentOfMake(name: string): Segment {
   if (name === 'Ashok Leyland') return 'hcv';
   return 'car';
 }
-
-/** Whether a text names one of the 63 makes, exactly as the select spells it. */
-export const isUpdateCommandMake = (name: string): name is UpdateCommandMake =>
-  (UPDATE_COMMAND_MAKES as readonly string[]).includes(name);

@@ -2,7 +2,6 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { ScanDetail } from '@obd/contract';
 import { fileDate } from '@obd/contract';
 import type { Db } from '../../db/database.ts';
-import { notFound } from '../../lib/errors.ts';
 
 /**
  * The PDF report of a scan that has no report of its own: the summary, the decoded fault codes
@@ -110,7 +109,3 @@ async function faultTitles(db: Db, scan: ScanDetail): Promise<Map<string, string
 }
 
 export const scanReportFileName = (id: number) => `Scan_Report_${id}_${fileDate()}.pdf`;
-
-export function missingScan(id: number) {
-  return notFound(`There is no scan with id ${id}.`);
-}
