@@ -1,5 +1,5 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { getToken, setToken } from '../lib/session.ts';
 import { type FetchCall, installFakeFetch, jsonResponse } from '../test/fakeFetch.ts';
 import { renderRoutes } from '../test/renderRoutes.tsx';
@@ -30,18 +30,6 @@ function signIn(email: string, password: string) {
   fireEvent.change(screen.getByLabelText('Password'), { target: { value: password } });
   fireEvent.click(screen.getByRole('button', { name: 'Login' }));
 }
-
-beforeEach(() => {
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  localStorage.clear();
-  sessionStorage.clear();
-});
 
 describe('sign-in', { timeout: 20_000 }, () => {
   it('sends a visitor without a token to the login page and back to their page after sign-in', async () => {

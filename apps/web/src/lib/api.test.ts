@@ -6,8 +6,6 @@ import { getToken, setToken } from './session.ts';
 const headersOf = (call: FetchCall | undefined) => (call?.init?.headers ?? {}) as Record<string, string>;
 
 afterEach(() => {
-  vi.unstubAllGlobals();
-  localStorage.clear();
   window.history.replaceState(null, '', '/');
 });
 

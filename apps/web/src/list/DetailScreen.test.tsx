@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { installFakeFetch, jsonResponse } from '../test/fakeFetch.ts';
 import { renderRoutes } from '../test/renderRoutes.tsx';
 import { DetailScreen, detailTable } from './DetailScreen.tsx';
@@ -50,17 +50,6 @@ const routes = [
   { path: '/Things', element: <p>The list</p> },
   { path: '/Things/details', element: <DetailScreen declaration={thingDetails} /> },
 ];
-
-beforeEach(() => {
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  sessionStorage.clear();
-});
 
 describe('DetailScreen', { timeout: 20_000 }, () => {
   it('fetches the record of the address and shows its summary and sections', async () => {

@@ -1,11 +1,8 @@
+import { MantineProvider } from '@mantine/core';
 import { pageWindow } from '@obd/contract';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import '../test/jsdomGaps.ts';
-import { MantineProvider } from '@mantine/core';
+import { describe, expect, it, vi } from 'vitest';
 import { Pager } from './Pager.tsx';
-
-afterEach(cleanup);
 
 describe('pageWindow', () => {
   it('lists every page when there are 5 or fewer', () => {

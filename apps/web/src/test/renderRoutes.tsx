@@ -1,14 +1,9 @@
-import './jsdomGaps.ts';
-import { configure, render } from '@testing-library/react';
+import { render } from '@testing-library/react';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
 import { AppProviders } from '../app/AppProviders.tsx';
 import { createQueryClient } from '../app/queryClient.ts';
 import { makeSuggestions } from '../features/shared/suggestions.ts';
 import { queryKeys } from '../list/declaration.ts';
-
-// The machines running the suite are shared and sometimes busy: wait up to 5 s (not 1 s) for what a
-// screen should show before calling it missing.
-configure({ asyncUtilTimeout: 5000 });
 
 /**
  * Renders `routes` at `url` with the app's real providers; the router shows where the app navigated.

@@ -1,6 +1,6 @@
 import type { ActivationCodesResponse, ImportDetail } from '@obd/contract';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { activationCodesUpload, updateCommandsUpload } from '../features/uploads/declarations.tsx';
 import { installFakeFetch, jsonResponse } from '../test/fakeFetch.ts';
 import { renderRoutes } from '../test/renderRoutes.tsx';
@@ -62,16 +62,8 @@ const activationAnswer: ActivationCodesResponse = {
 };
 
 beforeEach(() => {
-  vi.spyOn(console, 'error').mockImplementation(() => {});
   localStorage.setItem('token', 'tok');
 });
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  localStorage.clear();
-});
-
 describe('Activation Codes Uploader', () => {
   const render = () =>
     renderRoutes([{ path: '/up', element: <UploadPage declaration={activationCodesUpload} /> }], '/up');

@@ -1,6 +1,6 @@
 import type { CommandRow } from '@obd/contract';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { ListScreen } from '../../list/ListScreen.tsx';
 import { installFakeFetch, jsonResponse } from '../../test/fakeFetch.ts';
 import { renderRoutes } from '../../test/renderRoutes.tsx';
@@ -35,18 +35,6 @@ const columnCells = (index: number) =>
     .getAllByRole('row')
     .slice(1)
     .map((row) => within(row).getAllByRole('cell')[index]?.textContent);
-
-beforeEach(() => {
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  sessionStorage.clear();
-  vi.useRealTimers();
-});
 
 describe('Mechanic Commands (/Api2)', { timeout: 20_000 }, () => {
   it('fetches once on opening with the defaults, asking for up to 1000 rows', async () => {

@@ -1,6 +1,6 @@
 import type { FaultCodeRow } from '@obd/contract';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { ListScreen } from '../../list/ListScreen.tsx';
 import { deferred, installFakeFetch, jsonResponse } from '../../test/fakeFetch.ts';
 import { renderRoutes } from '../../test/renderRoutes.tsx';
@@ -29,18 +29,6 @@ function rows(count: number, firstId = 1): FaultCodeRow[] {
 
 const pagerButton = (name: string) =>
   within(screen.getByRole('navigation', { name: 'Pagination' })).getByRole('button', { name });
-
-beforeEach(() => {
-  // Failed requests are logged to the console by design (spec §8); keep the test output readable.
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  sessionStorage.clear();
-});
 
 describe('Fault Code List screen', { timeout: 20_000 }, () => {
   it('opens on page 1 without filters and shows the display values', async () => {

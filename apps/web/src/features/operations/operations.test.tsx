@@ -1,6 +1,6 @@
 import type { ScanDetail, ScanRow, UserRow } from '@obd/contract';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { DetailScreen } from '../../list/DetailScreen.tsx';
 import { ListScreen } from '../../list/ListScreen.tsx';
 import { type FetchCall, installFakeFetch, jsonResponse } from '../../test/fakeFetch.ts';
@@ -56,17 +56,6 @@ const row = (table: HTMLElement, index: number) =>
   within(within(table).getAllByRole('row')[index] as HTMLElement)
     .getAllByRole('cell')
     .map((cell) => cell.textContent);
-
-beforeEach(() => {
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  sessionStorage.clear();
-});
 
 describe('Users Table', { timeout: 20_000 }, () => {
   it('builds its columns from the fields the server returns and offers the known plans', async () => {

@@ -1,10 +1,7 @@
-import '../../test/jsdomGaps.ts';
 import { MantineProvider } from '@mantine/core';
-import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { httpReportUrl, ScanReportAction } from './scanReport.tsx';
-
-afterEach(cleanup);
 
 const show = (pdf_report: string | null) =>
   render(
