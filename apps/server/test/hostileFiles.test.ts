@@ -99,11 +99,20 @@ describe.each(DIALECTS)('hostile upload files on %s', (dialect) => {
     const data = file.make();
     for (const route of ROUTES) {
       if (file.kind === 'csv' && !route.csv) continue;
-      const { res, ms, slowestHealth } = await uploadWatched(
+      let { res, ms, slowestHealth } = await uploadWatched(
         route.url,
         { name: file.fileName, data },
         route.fields,
       );
+      if (slowestHealth >= 100) {
+        // Once more before failing: on a loaded machine the whole process can be off the CPU
+        // for a moment; a reader that holds the event loop does it every time.
+        ({ res, ms, slowestHealth } = await uploadWatched(
+          route.url,
+          { name: file.fileName, data },
+          route.fields,
+        ));
+      }
       const where = `${file.fileName} on ${route.url}: ${res.body.slice(0, 300)}`;
       expect(res.statusCode, where).toBeGreaterThanOrEqual(400);
       expect(res.statusCode, where).toBeLessThan(500);
