@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { HttpError } from '../lib/errors.ts';
 
 /**
  * Runs `work` in a transaction that no other holder of the same keys, in any server process
@@ -27,7 +28,18 @@ export async function serialised<T>(
     });
   }
   return db.kysely.connection().execute(async (connection) => {
-    await sql`BEGIN IMMEDIATE`.execute(connection);
+    try {
+      await sql`BEGIN IMMEDIATE`.execute(connection);
+    } catch (error) {
+      // Another process held the write lock for the whole busy timeout (a long import).
+      if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+        throw new HttpError(
+          'RATE_LIMITED',
+          'The database is busy with a long write. Try again in a few seconds.',
+        );
+      }
+      throw error;
+    }
     try {
       const result = await work(connection);
       await sql`COMMIT`.execute(connection);
