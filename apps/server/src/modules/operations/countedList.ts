@@ -1,5 +1,13 @@
-import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
+import type { Dialect } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filters.ts';
 import { fetchPage, type Page } from '../../lib/list.ts';
 import { likePattern } from '../../lib/sql.ts';
@@ -48,8 +56,8 @@ interface Plan {
 
 type Row = Record<string, unknown>;
 
-async function rows<T = Row>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
-  return (await query.execute(db.kysely)).rows as T[];
+async function rows<T = Row>(db: Kysely<Database>, query: ReturnType<typeof sql>): Promise<T[]> {
+  return (await query.execute(db)).rows as T[];
 }
 
 const sumOf = (list: { n: unknown }[]) => list.reduce((s, r) => s + Number(r.n), 0);
@@ -83,7 +91,8 @@ const MAX_DAY_VALUES = 200;
 
 /** How to count and page this filter, or undefined when the general path must (decided at once). */
 function plan(
-  db: Db,
+  db: Kysely<Database>,
+  dialect: Dialect,
   table: CountedTableName,
   filter: ReturnType<typeof singleFilter>,
 ): (() => Promise<Plan>) | undefined {
@@ -121,7 +130,7 @@ function plan(
     return async () => {
       const matching =
         rule.match === 'contains'
-          ? sql`val ${db.dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`} ${likePattern(String(value))} ESCAPE '\\'`
+          ? sql`val ${dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`} ${likePattern(String(value))} ESCAPE '\\'`
           : sql`val = ${rule.match === 'flag' ? (value ? '1' : '0') : String(value)}`;
       // The table's own row (col '') comes along: one round trip for both.
       const monthly = (spec.byMonth as readonly string[]).includes(column);
@@ -154,7 +163,7 @@ function plan(
         // (the FTS path folds case differently from LIKE for non-ASCII letters). The NOCASE
         // indexes of migration 001 serve `COLLATE NOCASE IN`; LIKE matched case-insensitively,
         // so every case variant of a matched value is a matched value too.
-        ...(rule.match === 'contains' && db.dialect === 'sqlite'
+        ...(rule.match === 'contains' && dialect === 'sqlite'
           ? {
               where: (walkPlan: boolean) =>
                 vals.length === 0
@@ -170,7 +179,7 @@ function plan(
         // quarter of ILIKE per index entry (page 10,000 of the 337,000 'gmail' scans: 34 ms of
         // walking instead of 117 ms) and selects exactly the rows counted. Few matches keep
         // ILIKE, which the trigram index serves.
-        ...(rule.match === 'contains' && db.dialect === 'postgres'
+        ...(rule.match === 'contains' && dialect === 'postgres'
           ? {
               where: (walkPlan: boolean) =>
                 walkPlan ? sql<SqlBool>`${sql.ref(column)} = ANY(${vals})` : null,
@@ -249,7 +258,7 @@ function plan(
         where: (walkPlan: boolean) =>
           !walkPlan
             ? sql<SqlBool>`${sql.ref(column)} <= ${to}`
-            : db.dialect === 'sqlite'
+            : dialect === 'sqlite'
               ? sql<SqlBool>`+${sql.ref(column)} <= ${to}`
               : sql<SqlBool>`(${sql.ref(column)} || '') <= ${to}`,
       };
@@ -258,11 +267,13 @@ function plan(
 }
 
 /**
- * One page and the exact total of a counted list. `base` selects from the table; `select` adds
+ * One page and the exact total of a counted list, on the database or a transaction (`db`).
+ * `base` selects from the table; `select` adds
  * the columns and the order (the table's sort column descending, then id descending).
  */
 export async function countedPage<Q extends { page: number; limit: number }, R>(
-  db: Db,
+  db: Kysely<Database>,
+  dialect: Dialect,
   table: CountedTableName,
   rules: FilterRules<Q>,
   query: Q,
@@ -272,11 +283,11 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
   select: (q: SelectQueryBuilder<any, any, object>) => SelectQueryBuilder<any, any, R>,
 ): Promise<Page<R>> {
   const ruleWhere = (eb: ExpressionBuilder<object, never>) =>
-    whereFilters(eb as never, db.dialect, rules, query);
+    whereFilters(eb as never, dialect, rules, query);
   const filter = singleFilter(rules, query);
   const offset = (query.page - 1) * query.limit;
   const order = COUNTED_LISTS[table].counted.order;
-  const planned = plan(db, table, filter);
+  const planned = plan(db, dialect, table, filter);
   if (!planned) {
     if (filter && offset === 0) {
       // One uncounted filter (licence plate: trigram / FTS index): the page and its total from
@@ -285,7 +296,7 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
       // many plates match, walked the whole time index instead (2.6 s for 738 of 1,000,000
       // special-function runs); an order it cannot take from that index keeps it off it.
       let onePass = select(base().where(ruleWhere as never));
-      if (db.dialect === 'postgres')
+      if (dialect === 'postgres')
         onePass = onePass
           .clearOrderBy()
           .orderBy(sql`${sql.ref(order)} || ''`, 'desc')
@@ -302,7 +313,7 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
     return fetchPage(base().where(ruleWhere as never), select, query);
   }
   const parallel = filter === null || filter?.rule.match === 'exact' || filter?.rule.match === 'flag';
-  if (db.dialect === 'postgres' && offset === 0 && parallel) {
+  if (dialect === 'postgres' && offset === 0 && parallel) {
     // Page 1 does not depend on the counts here (the exact filters have their (value, time)
     // indexes): ask for both at once, on two pooled connections.
     const [p, page] = await Promise.all([
@@ -319,7 +330,7 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
   // pg_trgm has no trigram to look up for fragments under three characters ('x5'): sorting
   // would scan the table (600 ms), walking the time index meets the matches soon enough.
   const shortFragment =
-    db.dialect === 'postgres' && filter?.rule.match === 'contains' && String(filter.value).length < 3;
+    dialect === 'postgres' && filter?.rule.match === 'contains' && String(filter.value).length < 3;
   const walk = p.walk || shortFragment;
   const condition = p.where?.(walk);
   let q = condition ? base().where(() => condition) : base().where(ruleWhere as never);
@@ -356,7 +367,7 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
   // Skipped rows are stepped over in an index only (late row lookup): the ids of the page first,
   // then those 30 rows — never the full rows of the skipped ones.
   const pageOf = async (direction: 'asc' | 'desc', limit: number, from: number) => {
-    if (!walk && db.dialect === 'postgres') {
+    if (!walk && dialect === 'postgres') {
       // Sorting few matches: an order PostgreSQL cannot take from the time index (the same
       // order: the time is never null) makes it use the filter's index.
       return select(q)

@@ -7,6 +7,7 @@ import {
   type SpecialFunctionQuery,
   scanQuerySchema,
   specialFunctionQuerySchema,
+  type UserQuery,
   userQuerySchema,
   yesNo,
 } from '@obd/contract';
@@ -14,22 +15,27 @@ import type { Db } from '../../db/database.ts';
 import type { ExportRegistry } from '../../export/registry.ts';
 import { toScan, toSpecialFunctionRun } from './mapper.ts';
 import {
-  actuationRunBatches,
+  actuationRunsQuery,
   loadScanDetail,
-  scanBatches,
-  specialFunctionBatches,
-  userBatches,
+  scansQuery,
+  specialFunctionsQuery,
+  usersQuery,
 } from './repository.ts';
 import { renderScanReport, scanReportFileName } from './scanReport.ts';
 
-// Row sources are named functions so that TypeScript infers each export's row type from them.
+// Row sources are named functions so that TypeScript infers each export's row type from them. The
+// rows are the list's own query, streamed.
+const userRows = (db: Db, q: UserQuery) => db.streamRows(usersQuery(db.kysely, db.dialect, q).compile());
 async function* scanRows(db: Db, q: ScanQuery) {
-  for await (const batch of scanBatches(db, q)) yield batch.map(toScan);
+  for await (const batch of db.streamRows(scansQuery(db.kysely, db.dialect, q).compile()))
+    yield batch.map(toScan);
 }
 async function* specialFunctionRows(db: Db, q: SpecialFunctionQuery) {
-  for await (const batch of specialFunctionBatches(db, q)) yield batch.map(toSpecialFunctionRun);
+  const query = specialFunctionsQuery(db.kysely, db.dialect, q).compile();
+  for await (const batch of db.streamRows(query)) yield batch.map(toSpecialFunctionRun);
 }
-const actuationRows = (db: Db, q: ActuationRunQuery) => actuationRunBatches(db, q);
+const actuationRows = (db: Db, q: ActuationRunQuery) =>
+  db.streamRows(actuationRunsQuery(db.kysely, db.dialect, q).compile());
 
 /** The operations lists' downloads: every row the list's filters match, in the list's order. */
 export function registerOperationsExports(exports: ExportRegistry) {
@@ -53,7 +59,7 @@ export function registerOperationsExports(exports: ExportRegistry) {
       { header: 'Last Login At', value: (u) => u.last_login_at },
       { header: 'Subscription Ends At', value: (u) => u.subscription_ends_at },
     ],
-    rows: userBatches,
+    rows: userRows,
   });
 
   exports.registerDocument({
@@ -61,7 +67,7 @@ export function registerOperationsExports(exports: ExportRegistry) {
     formats: ['pdf'],
     querySchema: idParamsSchema,
     fileName: (q) => scanReportFileName(q.id),
-    render: async (db, q) => renderScanReport(db, await loadScanDetail(db, q.id)),
+    render: async (db, q) => renderScanReport(db, await loadScanDetail(db.kysely, q.id)),
   });
   exports.register({
     list: 'scans',

@@ -1,6 +1,6 @@
 import type { ActuationRunQuery, ScanQuery, SpecialFunctionQuery, UserQuery } from '@obd/contract';
-import type { SelectQueryBuilder } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { whereFilters } from '../../lib/filters.ts';
@@ -11,8 +11,9 @@ import { toScanDetail } from './mapper.ts';
 
 /**
  * One query per list: `filtered` (the WHERE of the list's rules) and `selected` (its columns and
- * order) build both the page the list shows and the rows its export streams, so the two cannot
- * drift. The shapes — rules, columns, counted columns — are in `lists.ts`.
+ * order) build both the page the list shows and the rows its export streams (`…Query`), so the
+ * two cannot drift. The shapes — rules, columns, counted columns — are in `lists.ts`. Every
+ * function takes the executor (the database or a transaction) and the dialect.
  */
 
 type Filters<Q> = Omit<Q, 'page' | 'limit'>;
@@ -21,8 +22,10 @@ type From<T extends keyof Database> = SelectQueryBuilder<Database, T, object>;
 
 // ---------------------------------------------------------------- app users
 
-function usersFiltered(db: Db, q: Filters<UserQuery>) {
-  return db.kysely.selectFrom('app_users as u').where((eb) => whereFilters(eb, db.dialect, users.rules, q));
+type Executor = Kysely<Database>;
+
+function usersFiltered(db: Executor, dialect: Dialect, q: Filters<UserQuery>) {
+  return db.selectFrom('app_users as u').where((eb) => whereFilters(eb, dialect, users.rules, q));
 }
 
 function usersSelected(q: ReturnType<typeof usersFiltered>) {
@@ -38,19 +41,19 @@ function usersSelected(q: ReturnType<typeof usersFiltered>) {
     .orderBy('u.id', 'desc');
 }
 
-export function listUsers(db: Db, q: UserQuery) {
-  return fetchPage(usersFiltered(db, q), usersSelected, q);
+export function listUsers(db: Executor, dialect: Dialect, q: UserQuery) {
+  return fetchPage(usersFiltered(db, dialect, q), usersSelected, q);
 }
 
-export function userBatches(db: Db, q: Filters<UserQuery>) {
-  return db.streamRows(usersSelected(usersFiltered(db, q)).compile());
+export function usersQuery(db: Executor, dialect: Dialect, q: Filters<UserQuery>) {
+  return usersSelected(usersFiltered(db, dialect, q));
 }
 
 /** The plans and statuses in use, for the Users Table's choices. */
-export async function userFacets(db: Db) {
+export async function userFacets(db: Executor) {
   const [plans, statuses] = await Promise.all([
-    db.kysely.selectFrom('app_users').select('plan').distinct().orderBy('plan').execute(),
-    db.kysely.selectFrom('app_users').select('status').distinct().orderBy('status').execute(),
+    db.selectFrom('app_users').select('plan').distinct().orderBy('plan').execute(),
+    db.selectFrom('app_users').select('status').distinct().orderBy('status').execute(),
   ]);
   return { plans: plans.map((p) => p.plan), statuses: statuses.map((s) => s.status) };
 }
@@ -60,17 +63,17 @@ export async function userFacets(db: Db) {
 const scansSelected = (q: From<'scans'>) =>
   q.select(scans.columns).orderBy(scans.counted.order, 'desc').orderBy('id', 'desc');
 
-export function listScans(db: Db, q: ScanQuery) {
-  return countedPage(db, 'scans', scans.rules, q, () => db.kysely.selectFrom('scans'), scansSelected);
+export function listScans(db: Executor, dialect: Dialect, q: ScanQuery) {
+  return countedPage(db, dialect, 'scans', scans.rules, q, () => db.selectFrom('scans'), scansSelected);
 }
 
-export function scanBatches(db: Db, q: Filters<ScanQuery>) {
-  const filtered = db.kysely.selectFrom('scans').where((eb) => whereFilters(eb, db.dialect, scans.rules, q));
-  return db.streamRows(scansSelected(filtered).compile());
+/** Every row under the filters, in the list's order: the export streams it. */
+export function scansQuery(db: Executor, dialect: Dialect, q: Filters<ScanQuery>) {
+  return scansSelected(db.selectFrom('scans').where((eb) => whereFilters(eb, dialect, scans.rules, q)));
 }
 
-export function findScan(db: Db, id: number) {
-  return db.kysely
+export function findScan(db: Executor, id: number) {
+  return db
     .selectFrom('scans')
     .select([...scans.columns, 'scan_res_array', 'decoded_array'])
     .where('id', '=', id)
@@ -78,7 +81,7 @@ export function findScan(db: Db, id: number) {
 }
 
 /** A scan with its results, or a 404 naming the id: the detail screen and the PDF report read this. */
-export async function loadScanDetail(db: Db, id: number) {
+export async function loadScanDetail(db: Executor, id: number) {
   const row = await findScan(db, id);
   if (!row) throw notFound(`There is no scan with id ${id}.`);
   return toScanDetail(row);
@@ -92,26 +95,29 @@ const specialFunctionsSelected = (q: From<'special_function_runs'>) =>
     .orderBy(specialFunctionRuns.counted.order, 'desc')
     .orderBy('id', 'desc');
 
-export function listSpecialFunctions(db: Db, q: SpecialFunctionQuery) {
+export function listSpecialFunctions(db: Executor, dialect: Dialect, q: SpecialFunctionQuery) {
   return countedPage(
     db,
+    dialect,
     'special_function_runs',
     specialFunctionRuns.rules,
     q,
-    () => db.kysely.selectFrom('special_function_runs'),
+    () => db.selectFrom('special_function_runs'),
     specialFunctionsSelected,
   );
 }
 
-export function specialFunctionBatches(db: Db, q: Filters<SpecialFunctionQuery>) {
-  const filtered = db.kysely
-    .selectFrom('special_function_runs')
-    .where((eb) => whereFilters(eb, db.dialect, specialFunctionRuns.rules, q));
-  return db.streamRows(specialFunctionsSelected(filtered).compile());
+/** Every row under the filters, in the list's order: the export streams it. */
+export function specialFunctionsQuery(db: Executor, dialect: Dialect, q: Filters<SpecialFunctionQuery>) {
+  return specialFunctionsSelected(
+    db
+      .selectFrom('special_function_runs')
+      .where((eb) => whereFilters(eb, dialect, specialFunctionRuns.rules, q)),
+  );
 }
 
-export function findSpecialFunction(db: Db, id: number) {
-  return db.kysely
+export function findSpecialFunction(db: Executor, id: number) {
+  return db
     .selectFrom('special_function_runs')
     .select([...specialFunctionRuns.columns, 'scan_res_array'])
     .where('id', '=', id)
@@ -123,26 +129,27 @@ export function findSpecialFunction(db: Db, id: number) {
 const actuationRunsSelected = (q: From<'actuation_runs'>) =>
   q.select(actuationRuns.columns).orderBy(actuationRuns.counted.order, 'desc').orderBy('id', 'desc');
 
-export function listActuationRuns(db: Db, q: ActuationRunQuery) {
+export function listActuationRuns(db: Executor, dialect: Dialect, q: ActuationRunQuery) {
   return countedPage(
     db,
+    dialect,
     'actuation_runs',
     actuationRuns.rules,
     q,
-    () => db.kysely.selectFrom('actuation_runs'),
+    () => db.selectFrom('actuation_runs'),
     actuationRunsSelected,
   );
 }
 
-export function actuationRunBatches(db: Db, q: Filters<ActuationRunQuery>) {
-  const filtered = db.kysely
-    .selectFrom('actuation_runs')
-    .where((eb) => whereFilters(eb, db.dialect, actuationRuns.rules, q));
-  return db.streamRows(actuationRunsSelected(filtered).compile());
+/** Every row under the filters, in the list's order: the export streams it. */
+export function actuationRunsQuery(db: Executor, dialect: Dialect, q: Filters<ActuationRunQuery>) {
+  return actuationRunsSelected(
+    db.selectFrom('actuation_runs').where((eb) => whereFilters(eb, dialect, actuationRuns.rules, q)),
+  );
 }
 
-export function findActuationRun(db: Db, id: number) {
-  return db.kysely
+export function findActuationRun(db: Executor, id: number) {
+  return db
     .selectFrom('actuation_runs')
     .select([...actuationRuns.columns, 'scan_res_array'])
     .where('id', '=', id)

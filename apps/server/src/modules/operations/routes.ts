@@ -45,31 +45,31 @@ export function operationsRoutes(app: FastifyInstance, db: Db, exports: ExportRe
     USERS_PATH,
     { schema: { querystring: userQuerySchema, response: { 200: userListSchema } } },
     async (request) => {
-      const { rows, total } = await listUsers(db, request.query);
+      const { rows, total } = await listUsers(db.kysely, db.dialect, request.query);
       return { users: rows, total };
     },
   );
-  r.get(USER_FACETS_PATH, { schema: { response: { 200: userFacetsSchema } } }, () => userFacets(db));
+  r.get(USER_FACETS_PATH, { schema: { response: { 200: userFacetsSchema } } }, () => userFacets(db.kysely));
 
   r.get(
     SCANS_PATH,
     { schema: { querystring: scanQuerySchema, response: { 200: scanListSchema } } },
     async (request) => {
-      const { rows, total } = await listScans(db, request.query);
+      const { rows, total } = await listScans(db.kysely, db.dialect, request.query);
       return { scans: rows.map(toScan), total };
     },
   );
   r.get(
     `${SCANS_PATH}/:id`,
     { schema: { params: idParamsSchema, response: { 200: scanDetailSchema } } },
-    async (request) => loadScanDetail(db, request.params.id),
+    async (request) => loadScanDetail(db.kysely, request.params.id),
   );
 
   r.get(
     SPECIAL_FUNCTIONS_PATH,
     { schema: { querystring: specialFunctionQuerySchema, response: { 200: specialFunctionListSchema } } },
     async (request) => {
-      const { rows, total } = await listSpecialFunctions(db, request.query);
+      const { rows, total } = await listSpecialFunctions(db.kysely, db.dialect, request.query);
       return { scans: rows.map(toSpecialFunctionRun), total };
     },
   );
@@ -77,7 +77,7 @@ export function operationsRoutes(app: FastifyInstance, db: Db, exports: ExportRe
     `${SPECIAL_FUNCTIONS_PATH}/:id`,
     { schema: { params: idParamsSchema, response: { 200: specialFunctionDetailSchema } } },
     async (request) => {
-      const row = await findSpecialFunction(db, request.params.id);
+      const row = await findSpecialFunction(db.kysely, request.params.id);
       if (!row) throw notFound(`There is no special-function run with id ${request.params.id}.`);
       return toSpecialFunctionDetail(row);
     },
@@ -87,7 +87,7 @@ export function operationsRoutes(app: FastifyInstance, db: Db, exports: ExportRe
     ACTUATIONS_PATH,
     { schema: { querystring: actuationRunQuerySchema, response: { 200: actuationRunListSchema } } },
     async (request) => {
-      const { rows, total } = await listActuationRuns(db, request.query);
+      const { rows, total } = await listActuationRuns(db.kysely, db.dialect, request.query);
       return { actuations: rows, total };
     },
   );
@@ -95,7 +95,7 @@ export function operationsRoutes(app: FastifyInstance, db: Db, exports: ExportRe
     `${ACTUATIONS_PATH}/:id`,
     { schema: { params: idParamsSchema, response: { 200: actuationRunDetailSchema } } },
     async (request) => {
-      const row = await findActuationRun(db, request.params.id);
+      const row = await findActuationRun(db.kysely, request.params.id);
       if (!row) throw notFound(`There is no actuation run with id ${request.params.id}.`);
       return toActuationDetail(row);
     },
