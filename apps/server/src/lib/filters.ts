@@ -22,7 +22,11 @@ export type FilterRule =
   | { match: 'exact'; column: string }
   | { match: 'flag'; column: string }
   | { match: 'atLeast'; column: string }
-  | { match: 'atMost'; column: string };
+  | { match: 'atMost'; column: string }
+  | { match: 'oneOfCI'; column: string }
+  | { match: 'namedCI'; column: string; table: string }
+  | { match: 'modelNamedCI'; column: string; makeColumn: string }
+  | { match: 'within'; column: string; to: string };
 
 export type FilterRules<Q> = Partial<Record<keyof Q, FilterRule>>;
 
@@ -41,6 +45,38 @@ export const exact = (column: string): FilterRule => ({ match: 'exact', column }
 export const flag = (column: string): FilterRule => ({ match: 'flag', column });
 export const atLeast = (column: string): FilterRule => ({ match: 'atLeast', column });
 export const atMost = (column: string): FilterRule => ({ match: 'atMost', column });
+/** A list of values (e.g. module names): any of them, exact and case-insensitive; an empty list matches no row. */
+export const oneOfIgnoringCase = (column: string): FilterRule => ({ match: 'oneOfCI', column });
+/**
+ * `column` holds the id of a row of `table` whose `name` is the value, exact and
+ * case-insensitive: a make by name (`namedIgnoringCase('c.make_id', 'makes')`) without a join.
+ */
+export const namedIgnoringCase = (column: string, table: string): FilterRule => ({
+  match: 'namedCI',
+  column,
+  table,
+});
+/**
+ * A model by name (exact, case-insensitive) over a catalogue keyed by model group (decisions §3):
+ * the rows of the model's group (`column`), and the make-wide rows (no group) of its make (`makeColumn`).
+ */
+export const modelNamedIgnoringCase = (column: string, makeColumn: string): FilterRule => ({
+  match: 'modelNamedCI',
+  column,
+  makeColumn,
+});
+/** The value falls in [`from`, `to`], an empty (null) bound being open: a model year in a command's years. */
+export const within = (from: string, to: string): FilterRule => ({ match: 'within', column: from, to });
+
+type AnyEb = ExpressionBuilder<Record<string, Record<string, unknown>>, string>;
+
+/** `SELECT <table>.<selected> FROM <table> WHERE lower(<table>.name) = <name, lowercased>`. */
+function namedIds(e: AnyEb, table: string, selected: string, name: string) {
+  return e
+    .selectFrom(table)
+    .select(`${table}.${selected}`)
+    .where((t) => t(t.fn('lower', [`${table}.name`]), '=', name.toLowerCase()));
+}
 
 /** The AND of every rule whose parameter is present in the (already validated) query. */
 export function whereFilters<DB, TB extends keyof DB, Q extends object>(
@@ -51,7 +87,7 @@ export function whereFilters<DB, TB extends keyof DB, Q extends object>(
 ): Expression<SqlBool> {
   const conditions: Expression<SqlBool>[] = [];
   // Columns are names from the declarations, never from the request.
-  const e = eb as unknown as ExpressionBuilder<Record<string, Record<string, unknown>>, string>;
+  const e = eb as unknown as AnyEb;
   for (const [param, rule] of Object.entries(rules) as [keyof Q, FilterRule][]) {
     const value = query[param];
     if (value === undefined || value === null || value === '') continue;
@@ -78,6 +114,32 @@ export function whereFilters<DB, TB extends keyof DB, Q extends object>(
         break;
       case 'atMost':
         conditions.push(e(column, '<=', value));
+        break;
+      case 'oneOfCI': {
+        const values = (value as readonly string[]).map((v) => v.toLowerCase());
+        conditions.push(values.length > 0 ? e(e.fn('lower', [column]), 'in', values) : e.or([]));
+        break;
+      }
+      case 'namedCI':
+        conditions.push(e(column, 'in', namedIds(e, rule.table, 'id', String(value))));
+        break;
+      case 'modelNamedCI': {
+        const model = String(value);
+        conditions.push(
+          e.or([
+            e(column, 'in', namedIds(e, 'models', 'model_group_id', model)),
+            e.and([e(column, 'is', null), e(rule.makeColumn, 'in', namedIds(e, 'models', 'make_id', model))]),
+          ]),
+        );
+        break;
+      }
+      case 'within':
+        conditions.push(
+          e.and([
+            e.or([e(column, 'is', null), e(column, '<=', value)]),
+            e.or([e(rule.to, 'is', null), e(rule.to, '>=', value)]),
+          ]),
+        );
         break;
     }
   }
