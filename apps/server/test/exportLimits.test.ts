@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportLimits } from '../src/export/limits.ts';
+import { exportLimits, exportsRunning } from '../src/export/limits.ts';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
 
 /** Rows enough that a CSV export (about 17 MB) cannot fit in the sockets' buffers. */
@@ -157,8 +157,11 @@ describe.each(DIALECTS)('downloads that stall on %s', (dialect) => {
     }
     expect(retry.status).toBe(201);
     expect(Date.now() - started).toBeGreaterThanOrEqual(SEND_TIMEOUT_MS);
-    // Each is cut within a check interval of its own timeout; read what they left only then.
-    await new Promise((r) => setTimeout(r, Math.max(0, allOpened + SEND_TIMEOUT_MS + 1500 - Date.now())));
+    // Read what they left only once all are cut (each stalls when its buffers fill, then waits
+    // out the timeout): a socket read earlier would drain and never be cut.
+    while (exportsRunning() > 0 && Date.now() - started < 30_000) await new Promise((r) => setTimeout(r, 50));
+    expect(exportsRunning()).toBe(0);
+    expect(Date.now() - allOpened).toBeGreaterThanOrEqual(SEND_TIMEOUT_MS);
     const leftovers = await Promise.all(running.map((o) => rest(o.socket, 10_000)));
     for (const left of leftovers) {
       expect(left.closed).toBe(true);

@@ -17,6 +17,10 @@ export const exportLimits = {
   sendTimeoutMs: 60_000,
 };
 
+/** Downloads running in this process, over every app it holds (tests watch it). */
+let inProcess = 0;
+export const exportsRunning = () => inProcess;
+
 /** Counts the downloads running in this process, per operator and in all. */
 export class ExportSlots {
   private total = 0;
@@ -43,21 +47,18 @@ export class ExportSlots {
   take(operatorId: number): () => void {
     this.check(operatorId);
     this.total += 1;
+    inProcess += 1;
     this.byOperator.set(operatorId, (this.byOperator.get(operatorId) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.total -= 1;
+      inProcess -= 1;
       const left = (this.byOperator.get(operatorId) ?? 1) - 1;
       if (left > 0) this.byOperator.set(operatorId, left);
       else this.byOperator.delete(operatorId);
     };
-  }
-
-  /** Downloads running now (tests). */
-  get running() {
-    return this.total;
   }
 }
 

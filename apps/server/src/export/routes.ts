@@ -90,16 +90,13 @@ export function exportRoutes(app: FastifyInstance, db: Db, registry: ExportRegis
     `${DOWNLOADS_PATH}/:ticket`,
     { config: { public: true }, schema: { params: z.object({ ticket: z.string().max(100) }) } },
     async (request, reply) => {
-      // A HEAD (a link checker, a browser's preview) learns what the link is without using it up.
-      if (request.method === 'HEAD') {
-        const peeked = await peekTicket(db.kysely, request.params.ticket);
-        if (!peeked) throw expired();
-        return headers(reply, resolve(peeked)).send();
-      }
-      // The caps are judged before the link is used, so a refused download can be retried with it.
       const peeked = await peekTicket(db.kysely, request.params.ticket);
       if (!peeked) throw expired();
-      const release = isList(resolve(peeked).definition) ? slots.take(peeked.operatorId) : () => {};
+      const asked = resolve(peeked);
+      // A HEAD (a link checker, a browser's preview) learns what the link is without using it up.
+      if (request.method === 'HEAD') return headers(reply, asked).send();
+      // The caps are judged before the link is used, so a refused download can be retried with it.
+      const release = isList(asked.definition) ? slots.take(peeked.operatorId) : () => {};
       let body: Readable;
       let target: ReturnType<typeof resolve>;
       try {
@@ -121,6 +118,8 @@ export function exportRoutes(app: FastifyInstance, db: Db, registry: ExportRegis
         throw error;
       }
       reply.raw.once('close', release);
+      // A client gone while the link was being used closed the response before that listener.
+      if (reply.raw.destroyed || request.raw.socket?.destroyed) release();
       cutOffWhenStalled(reply.raw, exportLimits.sendTimeoutMs, () =>
         request.log.info(
           { list: target.definition.list, timeoutMs: exportLimits.sendTimeoutMs },
