@@ -35,6 +35,8 @@ const esbuild = createRequire(require.resolve('tsx/package.json'))('esbuild');
 
 const root = import.meta.dirname;
 const sources = path.join(root, 'src');
+/** Our own code: the server's sources and the demo seed (which reads its data files beside it). */
+const ownCode = [sources, path.join(root, 'seed')];
 const outfile = path.join(root, 'dist', 'main.js');
 
 /** `@obd/…` workspace packages are TypeScript: bundle them. Every other bare import stays one. */
@@ -52,7 +54,7 @@ const sourceLocations = {
   name: 'source-locations',
   setup(build) {
     build.onLoad({ filter: /\.[cm]?[jt]s$/ }, async (args) => {
-      if (!args.path.startsWith(sources + path.sep)) return undefined;
+      if (!ownCode.some((dir) => args.path.startsWith(dir + path.sep))) return undefined;
       const text = await fs.promises.readFile(args.path, 'utf8');
       if (!text.includes('import.meta.')) return undefined;
       // Relative to the bundle, so the build keeps working if the checkout moves.

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../database.ts';
+import type { Db } from '../src/db/database.ts';
 import {
   actuationSource,
   buildActivityPools,

@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
-import type { Db, Dialect } from '../database.ts';
-import type { Database } from '../schema.ts';
+import type { Db, Dialect } from '../src/db/database.ts';
+import type { Database } from '../src/db/schema.ts';
 
 /** What every part of the seed works with: the open transaction and the dialect behind it. */
 export interface SeedContext {

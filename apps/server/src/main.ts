@@ -8,7 +8,7 @@ const db = openDatabase(config.database);
 await migrate(db);
 if (config.seed === 'demo') {
   // The seed module and its reference data load only when seeding is asked for.
-  const seed = await import('./db/seed/index.ts');
+  const seed = await import('../seed/index.ts');
   if (await seed.isEmpty(db)) {
     const started = Date.now();
     console.log('Seeding the demo database (first start only)…');

@@ -83,9 +83,9 @@ function queryString(keys: string[]) {
     .map((pairs) => pairs.join('&'));
 }
 
-/** encodeURIComponent throws on lone surrogates; those are sent as their raw escape instead. */
+/** encodeURIComponent throws on a lone surrogate: such a one is sent as U+FFFD instead. */
 function safeForEncoding(value: string): string {
-  return value.replace(/[\ud800-\udfff]/g, (c) => (c.isWellFormed() ? c : '\ufffd'));
+  return value.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
 
 /** The filter names a route's query schema declares (zod object shapes), else none. */

@@ -9,8 +9,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { migrate, openDatabase } from '../db/database.ts';
-import { appendActivity, countRows, DEFAULT_VOLUMES, isEmpty, seedDemo } from '../db/seed/index.ts';
-import type { TableName } from '../db/seed/insert.ts';
+import { appendActivity, countRows, DEFAULT_VOLUMES, isEmpty, seedDemo } from '../../seed/index.ts';
+import type { TableName } from '../../seed/insert.ts';
 
 const USAGE = `Usage:
   npm run seed -w apps/server -- [--scans N] [--special-functions N] [--actuations N] [--users N] [--append]
