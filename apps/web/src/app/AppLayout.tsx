@@ -1,7 +1,7 @@
 import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { meQueryOptions, useLogout } from '../features/auth/session.ts';
 import { useRememberedListHref } from '../list/rememberedQueries.ts';
@@ -22,9 +22,13 @@ export function AppLayout() {
     document.title = screen ? `${screen.label} · ${PRODUCT_NAME}` : PRODUCT_NAME;
   }, [screen]);
 
-  // On a phone the sidebar covers the page; once the operator has picked a screen, get it out of the way.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation, by design.
-  useEffect(() => closeNavbar(), [pathname, closeNavbar]);
+  // On a phone the sidebar covers the page; once the operator has picked a screen, get it out of the
+  // way. Adjusted during render on a new address (no effect to re-run on every navigation).
+  const [navigatedTo, setNavigatedTo] = useState(pathname);
+  if (navigatedTo !== pathname) {
+    setNavigatedTo(pathname);
+    closeNavbar();
+  }
 
   return (
     <AppShell

@@ -3,7 +3,6 @@ import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { SignupPage } from '../features/auth/SignupPage.tsx';
 import { setUnauthorizedHandler } from '../lib/api.ts';
 import { AppLayout } from './AppLayout.tsx';
-import { NotBuiltScreen } from './NotBuiltScreen.tsx';
 import { NotFoundScreen } from './NotFoundScreen.tsx';
 import { RequireAuth } from './RequireAuth.tsx';
 import { SCREENS } from './screens.tsx';
@@ -19,10 +18,7 @@ export const ROUTES: RouteObject[] = [
       {
         element: <AppLayout />,
         children: [
-          ...SCREENS.map((screen) => ({
-            path: screen.path,
-            element: screen.element ?? <NotBuiltScreen name={screen.label} />,
-          })),
+          ...SCREENS.map((screen) => ({ path: screen.path, element: screen.element })),
           { path: '*', element: <NotFoundScreen /> },
         ],
       },

@@ -45,10 +45,9 @@ import { ListScreen } from '../list/ListScreen.tsx';
 export interface ScreenRoute {
   /** Verbatim from spec §2.2, typos included (decisions §1). */
   path: string;
-  /** Sidebar label, also the document title and the name in the placeholder. */
+  /** Sidebar label, also the document title. */
   label: string;
-  /** Absent until the screen is built: a one-line placeholder is shown. */
-  element?: ReactNode;
+  element: ReactNode;
   /** Detail screens are not in the sidebar; they highlight the link of the list they belong to. */
   sidebarParent?: string;
 }

@@ -23,7 +23,7 @@ export function readableHeader(key: string): string {
  * rows are appended), headed `readableHeader(key)` unless `headers` names it, each on one line.
  * Times show as `YYYY-MM-DD HH:MM:SS`, booleans as Yes/No, empty values as '-'.
  */
-export function fieldColumnsFromRows<Row extends object>(
+export function fieldColumnsFromRows<Row extends Readonly<Record<string, unknown>>>(
   rows: readonly Row[],
   headers: Readonly<Record<string, string>> = {},
 ): Column<Row>[] {
@@ -33,7 +33,7 @@ export function fieldColumnsFromRows<Row extends object>(
     header: headers[key] ?? readableHeader(key),
     // Field values are short (ids, codes, times, phone numbers): one line each, the table scrolls.
     nowrap: true,
-    cell: (row: Row) => dateTimeText((row as Record<string, unknown>)[key]),
+    cell: (row: Row) => dateTimeText(row[key]),
   }));
 }
 

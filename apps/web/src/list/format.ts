@@ -23,6 +23,19 @@ export function fieldColumn<Row, Key extends keyof Row & string>(header: string,
   return { header, cell: (row: Row) => cellText(row[key]) };
 }
 
+/**
+ * Values that may repeat (a command sent twice), each with a React key made of the value and how
+ * many times it came before: stable while the list is not reordered, unique without an index.
+ */
+export function keyedByOccurrence(values: readonly string[]): { key: string; value: string }[] {
+  const seen = new Map<string, number>();
+  return values.map((value) => {
+    const count = seen.get(value) ?? 0;
+    seen.set(value, count + 1);
+    return { key: `${count}:${value}`, value };
+  });
+}
+
 /** '1 item', '30 items'. */
 export function itemCount(count: number): string {
   return `${count} ${count === 1 ? 'item' : 'items'}`;

@@ -1,60 +1,31 @@
-import {
-  Badge,
-  Button,
-  Card,
-  Code,
-  Group,
-  List,
-  Modal,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
-import type { ActuationCommand, CustomCommand, SpfCommand } from '@obd/contract';
+import { Badge, Button, Card, Code, Group, List, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { ActuationCommand, ActuationDetail, CustomCommand, SpfCommand } from '@obd/contract';
 import { useState } from 'react';
-import { cellText } from '../../list/format.ts';
+import { DataTable } from '../../list/DataTable.tsx';
+import type { Column } from '../../list/declaration.ts';
+import { cellText, fieldColumn, keyedByOccurrence } from '../../list/format.ts';
 
-/** A small bordered table of a card's details; empty cells show '-'. */
-function DetailsTable({
-  label,
-  headers,
-  rows,
-}: {
-  label: string;
-  headers: readonly string[];
-  rows: readonly (readonly unknown[])[];
-}) {
-  return (
-    <Table.ScrollContainer type="native" minWidth={headers.length * 110}>
-      <Table aria-label={label} striped withTableBorder withColumnBorders verticalSpacing={6}>
-        <Table.Thead>
-          <Table.Tr>
-            {headers.map((header) => (
-              <Table.Th key={header} ta="center" style={{ whiteSpace: 'nowrap' }}>
-                {header}
-              </Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((cells, index) => (
-            // Details have no identity of their own; their order is the server's.
-            // biome-ignore lint/suspicious/noArrayIndexKey: rows are never reordered
-            <Table.Tr key={index}>
-              {cells.map((cell, column) => (
-                <Table.Td key={headers[column]} ta="center">
-                  {cellText(cell)}
-                </Table.Td>
-              ))}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
-}
+type SpfDetail = SpfCommand['details'][number];
+
+/** The details of an actuation type, in the server's order (they have no identity of their own). */
+const ACTUATION_DETAIL_COLUMNS: readonly Column<ActuationDetail>[] = [
+  fieldColumn<ActuationDetail, 'pid'>('PID', 'pid'),
+  fieldColumn<ActuationDetail, 'actuation_subtype'>('Actuation Subtype', 'actuation_subtype'),
+  fieldColumn<ActuationDetail, 'last_subtype'>('Last Subtype', 'last_subtype'),
+  fieldColumn<ActuationDetail, 'seed_key_variant'>('Seed Key Variant', 'seed_key_variant'),
+  fieldColumn<ActuationDetail, 'message'>('Message', 'message'),
+  fieldColumn<ActuationDetail, 'message_item'>('Message Item', 'message_item'),
+  fieldColumn<ActuationDetail, 'success_check'>('Success Check', 'success_check'),
+];
+
+const SPF_DETAIL_COLUMNS: readonly Column<SpfDetail>[] = [
+  fieldColumn<SpfDetail, 'pid'>('PID', 'pid'),
+  fieldColumn<SpfDetail, 'message'>('Message', 'message'),
+  fieldColumn<SpfDetail, 'command_type'>('Command Type', 'command_type'),
+];
+
+/** Details are never reordered: their position is their key. */
+const byPosition = (_row: unknown, index: number) => index;
 
 /** One card per actuation type: its message and its details (spec §2.9). */
 export function ActuationCards({ groups }: { groups: readonly ActuationCommand[] }) {
@@ -69,26 +40,12 @@ export function ActuationCards({ groups }: { groups: readonly ActuationCommand[]
             <Text size="sm" c="dimmed">
               {`Message: ${cellText(group.message)}`}
             </Text>
-            <DetailsTable
+            <DataTable
               label={`${group.actuation_type} details`}
-              headers={[
-                'PID',
-                'Actuation Subtype',
-                'Last Subtype',
-                'Seed Key Variant',
-                'Message',
-                'Message Item',
-                'Success Check',
-              ]}
-              rows={group.details.map((d) => [
-                d.pid,
-                d.actuation_subtype,
-                d.last_subtype,
-                d.seed_key_variant,
-                d.message,
-                d.message_item,
-                d.success_check,
-              ])}
+              columns={ACTUATION_DETAIL_COLUMNS}
+              rows={group.details}
+              rowKey={byPosition}
+              compact
             />
           </Stack>
         </Card>
@@ -112,10 +69,12 @@ export function SpfCards({ groups }: { groups: readonly SpfCommand[] }) {
                 {`Hard Coded: ${group.hard_coded ? 'True' : 'False'}`}
               </Badge>
             </Group>
-            <DetailsTable
+            <DataTable
               label={`${group.function_name} commands`}
-              headers={['PID', 'Message', 'Command Type']}
-              rows={group.details.map((d) => [d.pid, d.message, d.command_type])}
+              columns={SPF_DETAIL_COLUMNS}
+              rows={group.details}
+              rowKey={byPosition}
+              compact
             />
           </Stack>
         </Card>
@@ -141,10 +100,9 @@ export function VariantCommands({ row }: { row: CustomCommand }) {
             {variant}
           </Text>
           <List size="sm" ta="left">
-            {commands.map((command, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: a command may repeat within a variant
-              <List.Item key={index}>
-                <Code>{command}</Code>
+            {keyedByOccurrence(commands).map(({ key, value }) => (
+              <List.Item key={key}>
+                <Code>{value}</Code>
               </List.Item>
             ))}
           </List>

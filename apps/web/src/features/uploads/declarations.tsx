@@ -1,4 +1,4 @@
-import { Table, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import {
   type ActivationCodesResponse,
   activationCodesResponseSchema,
@@ -16,6 +16,7 @@ import {
   updateCommandsResponseSchema,
 } from '@obd/contract';
 import { DataTable } from '../../list/DataTable.tsx';
+import type { Column } from '../../list/declaration.ts';
 import { bytesText, countText, msText } from '../../upload/format.ts';
 import { ResultSection, StatGrid } from '../../upload/ResultViews.tsx';
 import type { UploadDeclaration } from '../../upload/UploadPage.tsx';
@@ -152,6 +153,17 @@ export const faultCodesUpload: UploadDeclaration<FaultCodesResponse> = {
 /** How many stored duplicates the page lists before summing up the rest. */
 const SHOWN_DB_DUPLICATES = 50;
 
+type FileDuplicate = ActivationCodesResponse['duplicates']['fileDuplicateDetails'][number];
+
+const FILE_DUPLICATE_COLUMNS: readonly Column<FileDuplicate>[] = [
+  {
+    header: 'Code',
+    cell: (detail) => <span style={{ fontFamily: 'monospace' }}>{detail.code}</span>,
+    start: true,
+  },
+  { header: 'Rows (the first one imported)', cell: (detail) => detail.rows.join(', '), start: true },
+];
+
 function ActivationDuplicates({ duplicates }: { duplicates: ActivationCodesResponse['duplicates'] }) {
   const { fileDuplicateDetails, dbDuplicateCodes, inDatabase } = duplicates;
   const shown = dbDuplicateCodes.slice(0, SHOWN_DB_DUPLICATES);
@@ -161,24 +173,13 @@ function ActivationDuplicates({ duplicates }: { duplicates: ActivationCodesRespo
         {fileDuplicateDetails.length === 0 ? (
           <Text c="dimmed">No code is repeated in the file.</Text>
         ) : (
-          <Table.ScrollContainer type="native" minWidth={320}>
-            <Table withTableBorder withColumnBorders striped aria-label="Duplicates in the file">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Code</Table.Th>
-                  <Table.Th>Rows (the first one imported)</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {fileDuplicateDetails.map((detail) => (
-                  <Table.Tr key={detail.code}>
-                    <Table.Td style={{ fontFamily: 'monospace' }}>{detail.code}</Table.Td>
-                    <Table.Td>{detail.rows.join(', ')}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            label="Duplicates in the file"
+            columns={FILE_DUPLICATE_COLUMNS}
+            rows={fileDuplicateDetails}
+            rowKey={(detail) => detail.code}
+            compact
+          />
         )}
       </ResultSection>
       <ResultSection title="Already in the database">
