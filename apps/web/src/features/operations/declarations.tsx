@@ -67,11 +67,6 @@ function oneLine<Row>(columns: readonly Column<Row>[]): Column<Row>[] {
   return columns.map((column) => ({ ...column, nowrap: true }));
 }
 
-const yesNoColumn = <Row,>(header: string, value: (row: Row) => boolean) => ({
-  header,
-  cell: (row: Row) => (value(row) ? 'Yes' : 'No'),
-});
-
 // ------------------------------------------------------------------ users
 
 /** The users' plans and statuses, one request for both selects. */
@@ -130,7 +125,7 @@ export const scansList = defineList({
     fieldColumn<ScanRow, 'model'>('Model', 'model'),
     fieldColumn<ScanRow, 'license_plate'>('License Plate', 'license_plate'),
     fieldColumn<ScanRow, 'vin'>('VIN', 'vin'),
-    yesNoColumn<ScanRow>('Scan Ended', (row) => row.scan_ended),
+    fieldColumn<ScanRow, 'scan_ended'>('Scan Ended', 'scan_ended'),
     fieldColumn<ScanRow, 'make'>('Make', 'make'),
     fieldColumn<ScanRow, 'country_id'>('Country', 'country_id'),
     fieldColumn<ScanRow, 'function'>('Function', 'function'),
@@ -184,8 +179,8 @@ export const specialFunctionsList = defineList({
     fieldColumn<SpecialFunctionRow, 'item_number'>('Item Number', 'item_number'),
     fieldColumn<SpecialFunctionRow, 'variant'>('Variant', 'variant'),
     fieldColumn<SpecialFunctionRow, 'license_plate'>('License Plate', 'license_plate'),
-    yesNoColumn<SpecialFunctionRow>('Scan Ended', (row) => row.scan_ended),
-    yesNoColumn<SpecialFunctionRow>('Hard Coded', (row) => row.hard_coded),
+    fieldColumn<SpecialFunctionRow, 'scan_ended'>('Scan Ended', 'scan_ended'),
+    fieldColumn<SpecialFunctionRow, 'hard_coded'>('Hard Coded', 'hard_coded'),
     dateTimeColumn<SpecialFunctionRow, 'scan_start_time'>('Start Time', 'scan_start_time'),
     dateTimeColumn<SpecialFunctionRow, 'scan_end_time'>('End Time', 'scan_end_time'),
     detailsColumn<SpecialFunctionRow>(OPERATIONS_PATHS.specialFunctionDetails),
