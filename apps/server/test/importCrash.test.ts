@@ -58,12 +58,25 @@ function bigCodes(): Buffer {
   return Buffer.from(`${lines.join('\r\n')}\r\n`);
 }
 
-const uploadFolders = (dir: string) => fs.readdirSync(dir).filter((n) => n.startsWith('obd-upload-'));
+/**
+ * The upload folders in the temporary directory that a process made (each names its owner). The
+ * server shares the temporary directory with everything else, the TypeScript loader's cache
+ * among them (a private one would make every start compile the sources afresh).
+ */
+const uploadFoldersOf = (pid: number | undefined) =>
+  fs
+    .readdirSync(os.tmpdir())
+    .filter((name) => name.startsWith('obd-upload-'))
+    .filter((name) => {
+      try {
+        return fs.readFileSync(path.join(os.tmpdir(), name, 'owner'), 'utf8').startsWith(`${pid}:`);
+      } catch {
+        return false;
+      }
+    });
 
 describe.each(DIALECTS)('a server killed during an import on %s', (dialect) => {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'obd-crash-test-'));
-  const tmp = path.join(base, 'tmp');
-  fs.mkdirSync(tmp);
   const schema = `t_${randomBytes(6).toString('hex')}`;
   let db: Db | undefined;
   const servers: Server[] = [];
@@ -100,7 +113,7 @@ describe.each(DIALECTS)('a server killed during an import on %s', (dialect) => {
     }
     await migrate(db);
     const { headers } = await signedIn(db, 'editor');
-    const env = { DATABASE_URL: databaseUrl, TMPDIR: tmp };
+    const env = { DATABASE_URL: databaseUrl };
     const countCodes = async () =>
       Number(
         (
@@ -144,7 +157,7 @@ describe.each(DIALECTS)('a server killed during an import on %s', (dialect) => {
     await first.exited;
     await answer;
     // What a kill leaves: the upload's folder, and a record still saying running.
-    expect(uploadFolders(tmp)).toHaveLength(1);
+    expect(uploadFoldersOf(first.child.pid)).toHaveLength(1);
     const record = () =>
       (db as Db).kysely
         .selectFrom('imports')
@@ -156,7 +169,7 @@ describe.each(DIALECTS)('a server killed during an import on %s', (dialect) => {
 
     const second = await startServer(env);
     servers.push(second);
-    expect(uploadFolders(tmp)).toEqual([]);
+    expect(uploadFoldersOf(first.child.pid)).toEqual([]);
     // SQLite fails it at start; PostgreSQL (shared by several servers) once its heartbeat is silent.
     const until = Date.now() + 30_000;
     let shown = (await (await fetch(`${second.url}/api/imports/${importId}`, { headers })).json()) as {
