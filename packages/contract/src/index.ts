@@ -1,3 +1,4 @@
+export * from './audit/audit.ts';
 export * from './auth/auth.ts';
 export * from './catalogue/commands.ts';
 export * from './catalogue/common.ts';
@@ -15,5 +16,7 @@ export * from './faultCodes/faultCodes.ts';
 export * from './operations/filters.ts';
 export * from './operations/runs.ts';
 export * from './operations/users.ts';
+export * from './operators/invitations.ts';
+export * from './operators/operators.ts';
 export * from './uploads/makes.ts';
 export * from './uploads/uploads.ts';

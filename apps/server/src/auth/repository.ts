@@ -121,10 +121,15 @@ export async function revokeSession(db: Kysely<Database>, sessionId: number) {
   await db.updateTable('sessions').set({ revoked_at: isoNow() }).where('id', '=', sessionId).execute();
 }
 
-export async function createInvitation(db: Kysely<Database>, role: Role, createdBy: number | null) {
+export async function createInvitation(
+  db: Kysely<Database>,
+  role: Role,
+  createdBy: number | null,
+  ttlMs: number = INVITATION_TTL_MS,
+) {
   const code = newInvitationCode();
-  const expiresAt = isoIn(INVITATION_TTL_MS);
-  await db
+  const expiresAt = isoIn(ttlMs);
+  const { id } = await db
     .insertInto('invitations')
     .values({
       code_hash: hashToken(code),
@@ -133,8 +138,9 @@ export async function createInvitation(db: Kysely<Database>, role: Role, created
       created_at: isoNow(),
       expires_at: expiresAt,
     })
-    .execute();
-  return { code, role, expiresAt };
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id, code, role, expiresAt };
 }
 
 /**

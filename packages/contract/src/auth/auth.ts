@@ -33,8 +33,30 @@ export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 export const signupStatusSchema = z.object({ invitationRequired: z.boolean() });
 export type SignupStatus = z.infer<typeof signupStatusSchema>;
 
-export const invitationBodySchema = z.object({ role: roleSchema.default('viewer') });
+export const INVITATION_DAYS = { min: 1, max: 30, default: 7 } as const;
+
+/** `POST /api/invitations` (admin): the role the code gives and how many days it works (1–30, default 7). */
+export const invitationBodySchema = z.object({
+  role: roleSchema.default('viewer'),
+  expiresInDays: z
+    .number({
+      error: `expiresInDays must be a whole number of days from ${INVITATION_DAYS.min} to ${INVITATION_DAYS.max}`,
+    })
+    .int(`expiresInDays must be a whole number of days from ${INVITATION_DAYS.min} to ${INVITATION_DAYS.max}`)
+    .min(
+      INVITATION_DAYS.min,
+      `expiresInDays must be a whole number of days from ${INVITATION_DAYS.min} to ${INVITATION_DAYS.max}`,
+    )
+    .max(
+      INVITATION_DAYS.max,
+      `expiresInDays must be a whole number of days from ${INVITATION_DAYS.min} to ${INVITATION_DAYS.max}`,
+    )
+    .default(INVITATION_DAYS.default),
+});
+export type InvitationBody = z.input<typeof invitationBodySchema>;
+/** The one-time code is shown once, here; only its hash is stored. */
 export const invitationResponseSchema = z.object({
+  id: z.number(),
   code: z.string(),
   role: roleSchema,
   expiresAt: z.string(),

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { roleSchema } from '../auth/auth.ts';
+
+/*
+ * Invitations (admin only): `POST /api/invitations` is in auth/auth.ts (`invitationBodySchema`,
+ * `invitationResponseSchema`: the CLI and sign-up share them); listing and revoking are here.
+ */
+
+export const INVITATIONS_PATH = '/api/invitations';
+/** `DELETE /api/invitations/:id`: revokes a pending invitation (404 when it is used, expired or unknown). */
+export const invitationPath = (id: number) => `${INVITATIONS_PATH}/${id}`;
+/** The sign-up page's link carrying a code: `/signup?code=…`. */
+export const signupLink = (code: string) => `/signup?code=${encodeURIComponent(code)}`;
+
+/** A pending invitation: neither used, revoked nor expired. The code itself is never shown again. */
+export const pendingInvitationSchema = z.object({
+  id: z.number(),
+  role: roleSchema,
+  created_at: z.string(),
+  expires_at: z.string(),
+  /** The admin who issued it, or null (the command line). */
+  created_by: z.string().nullable(),
+});
+export type PendingInvitation = z.infer<typeof pendingInvitationSchema>;
+export const pendingInvitationsSchema = z.object({ invitations: z.array(pendingInvitationSchema) });
+export type PendingInvitations = z.infer<typeof pendingInvitationsSchema>;
