@@ -83,7 +83,7 @@ function faultCodeBrowser<Row extends FaultRow>(declaration: {
   return defineList({ ...declaration, pageSize: FAULT_CODES_PAGE_SIZE, filters: FAULT_CODE_FILTERS });
 }
 
-export const faultCodeSymptoms = faultCodeBrowser<FaultSymptomRow>({
+export const faultCodeSymptoms = faultCodeBrowser({
   title: 'Fault Code Symptoms',
   source: listSource(FAULT_CODE_PATHS.symptoms, faultSymptomListSchema, 'data'),
   // decisions §5: headed Symptom (the spec's "Solution" was a typo).
@@ -95,7 +95,7 @@ export const faultCodeSymptoms = faultCodeBrowser<FaultSymptomRow>({
   },
 });
 
-export const faultCodeSolutions = faultCodeBrowser<FaultSolutionRow>({
+export const faultCodeSolutions = faultCodeBrowser({
   title: 'Fault Code Solutions',
   source: listSource(FAULT_CODE_PATHS.solutions, faultSolutionListSchema, 'data'),
   columns: textRowColumns<FaultSolutionRow>('Solution', 'solution'),
@@ -106,7 +106,7 @@ export const faultCodeSolutions = faultCodeBrowser<FaultSolutionRow>({
   },
 });
 
-export const faultCodeCauses = faultCodeBrowser<FaultCauseRow>({
+export const faultCodeCauses = faultCodeBrowser({
   title: 'Fault Code Causes',
   source: listSource(FAULT_CODE_PATHS.causes, faultCauseListSchema, 'data'),
   columns: textRowColumns<FaultCauseRow>('Causes', 'causes'),
@@ -117,7 +117,7 @@ export const faultCodeCauses = faultCodeBrowser<FaultCauseRow>({
   },
 });
 
-export const faultCodeList = faultCodeBrowser<FaultCodeRow>({
+export const faultCodeList = faultCodeBrowser({
   title: 'Fault Code List',
   source: listSource(FAULT_CODE_PATHS.list, faultCodeListSchema, 'data'),
   columns: [
