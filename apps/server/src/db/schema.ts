@@ -156,6 +156,10 @@ export interface Database {
     password_hash: string;
     role: string;
     created_at: string;
+    /** 010: set while the operator is disabled (no sign-in, no session). */
+    disabled_at: string | null;
+    /** 010: the last request of any of their sessions, refreshed about once a minute. */
+    last_seen_at: string | null;
   };
   /** One row per sign-in or sign-up attempt, written before its check (`auth/loginThrottle.ts`). */
   login_attempts: { id: Generated<number>; email: string; address: string; attempted_at: string };
@@ -167,6 +171,9 @@ export interface Database {
     last_seen_at: string;
     expires_at: string;
     revoked_at: string | null;
+    /** 010: the client's address and user agent at sign-in. */
+    address: string | null;
+    user_agent: string | null;
   };
   invitations: {
     id: Generated<number>;
@@ -178,6 +185,32 @@ export interface Database {
     used_at: string | null;
     used_by: number | null;
   };
+  /** 010: admin-issued one-time password-reset codes (only the hash), 24 hours, single use. */
+  password_resets: {
+    id: Generated<number>;
+    code_hash: string;
+    operator_id: number;
+    created_by: number | null;
+    created_at: string;
+    expires_at: string;
+    used_at: string | null;
+  };
+  /** 010: the append-only audit log (`modules/audit`). `details` is JSON text of an object. */
+  audit_events: {
+    id: Generated<number>;
+    at: string;
+    operator_id: number | null;
+    action: string;
+    target: string | null;
+    details: string;
+    address: string | null;
+    user_agent: string | null;
+  };
+  /**
+   * 010: audit events per day (`col = ''`), per action and acting operator per day, and per
+   * target (`day = ''`), kept by triggers; the audit list's totals are sums of these.
+   */
+  audit_counts: { col: string; val: string; day: string; n: number | string };
   download_tickets: {
     id: Generated<number>;
     token_hash: string;
