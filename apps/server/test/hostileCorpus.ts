@@ -395,6 +395,17 @@ export const HOSTILE_FILES: HostileFile[] = [
         strings: `<?xml version="1.0"?>${' '.repeat(15 * MB)}<sst xmlns="${NS}"><si><t>a</t></si></sst>`,
       }),
   },
+  {
+    // PostgreSQL refuses NUL in text: a cell holding one reached the insert and failed there.
+    name: 'a NUL byte in a cell',
+    fileName: 'nul-cell.xlsx',
+    kind: 'excel',
+    message: /NUL character/,
+    make: () =>
+      workbook({
+        sheet: sheet(`${HEADER}<row r="2">${inline('A2', 'A\u0000B')}${inline('B2', 'P0001')}</row>`),
+      }),
+  },
   // Missing parts.
   {
     name: 'a workbook whose sheet part is missing',
@@ -539,15 +550,25 @@ export const HOSTILE_FILES: HostileFile[] = [
   },
   // Forged OLE2 headers.
   {
-    name: 'an .xls whose header forges the mini-stream cutoff (and a 4 GB stream)',
+    // With a mini FAT whose chain holds, the old reader allocated the declared size (~4 GiB)
+    // and walked it as BIFF records: a billion empty ones, the event loop held throughout.
+    name: 'an .xls whose header forges the mini-stream cutoff (and a 4 GB stream in a mini FAT)',
     fileName: 'mini-cutoff.xls',
     kind: 'excel',
     message: /bad mini-stream cutoff/,
-    make: () =>
-      forgedXls((b) => {
-        b.writeUInt32LE(0xffffffff, 0x38);
-        b.writeUInt32LE(0xfffffff0, WORKBOOK_ENTRY + 120);
-      }),
+    make: () => {
+      const b = forgedXls((f) => {
+        f.writeUInt32LE(0xffffffff, 0x38); // cutoff
+        f.writeUInt32LE(10, 0x3c); // the mini FAT: sector 10, appended below
+        f.writeUInt32LE(1, 0x40);
+        f.writeUInt32LE(0xfffffffe, (8 + 1) * 512 + 10 * 4); // FAT: sector 10 ends its chain
+        f.writeUInt32LE(0xfffffff0, WORKBOOK_ENTRY + 120);
+        f.writeUInt32LE(0, DIRECTORY + 116); // the root's mini stream: sector 0 on
+      });
+      const miniFat = Buffer.alloc(512, 0xff);
+      miniFat.writeUInt32LE(0xfffffffe, 0); // mini sector 0 ends its chain: a valid one-sector chain
+      return Buffer.concat([b, miniFat]);
+    },
   },
   {
     name: 'an .xls with a sector size of 64 KB',

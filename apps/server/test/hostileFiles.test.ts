@@ -48,6 +48,8 @@ const POSTGRES_SUBSET = new Set([
   'mini-cutoff.xls',
   'long-record.xls',
   'wide.csv',
+  'nul-cell.xlsx',
+  'nul.csv',
 ]);
 
 it('has a corpus of at least 25 hostile files', () => {

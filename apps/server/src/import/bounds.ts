@@ -29,6 +29,10 @@ export const tooDeep = () =>
     `The workbook nests more than ${MAX_DEPTH} elements inside one another, which no spreadsheet program writes, so it was not read.`,
   );
 
+/** NUL is no character of XML nor of any cell, and PostgreSQL cannot store it in text. */
+export const nulRefused = () =>
+  badRequest('The workbook holds a NUL character, which no spreadsheet cell can, so it was not read.');
+
 export const DTD_REFUSED =
   'The workbook holds a document type declaration (DTD), which Excel never writes and which can make a small file expand without end, so it was not read.';
 export const dtdRefused = () => badRequest(DTD_REFUSED);

@@ -1,5 +1,5 @@
 import { badRequest } from '../lib/errors.ts';
-import { MAX_COLUMNS, Slice, tooManyColumns } from './bounds.ts';
+import { MAX_COLUMNS, nulRefused, Slice, tooManyColumns } from './bounds.ts';
 import { CompoundFile, corruptXls } from './cfb.ts';
 import { ROW_BATCH, type SheetReading, type SheetRow, type Workbook } from './workbook.ts';
 
@@ -254,6 +254,7 @@ class XlsWorkbook implements Workbook {
       const set = (row: number, col: number, value: string) => {
         if (col >= MAX_COLUMNS) throw tooManyColumns();
         if (value === '') return;
+        if (value.indexOf('\u0000') >= 0) throw nulRefused();
         if (!current || current.row !== row + 1) {
           if (current) batch.push(current);
           current = { row: row + 1, cells: [] };

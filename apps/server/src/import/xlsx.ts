@@ -6,6 +6,7 @@ import {
   MAX_COLUMNS,
   MAX_DEPTH,
   MAX_ROWS,
+  nulRefused,
   Slice,
   tooDeep,
   tooManyColumns,
@@ -202,6 +203,7 @@ export function readSheetPart(zip: ZipArchive, part: string, name: string, sst: 
     for await (let chunk of zip.read(part, onBytes)) {
       // Past the sheet data the rest is only inflated, so that the part's size is still checked.
       if (parser.done) continue;
+      if (chunk.indexOf(0) >= 0) throw nulRefused();
       if (!parser.closeRow) {
         chunk = held.length > 0 ? Buffer.concat([held.take(), chunk]) : chunk;
         parser.detectPrefix(chunk);
@@ -399,6 +401,7 @@ export async function readSharedStrings(zip: ZipArchive, part: string): Promise<
   const slice = new Slice();
   const state = { inSi: false, phonetic: 0, depth: 0 };
   for await (const chunk of zip.read(part)) {
+    if (chunk.indexOf(0) >= 0) throw nulRefused();
     if (!closeSi) {
       const head = held.length > 0 ? Buffer.concat([held.take(), chunk]) : chunk;
       const prefix = rootPrefix(head);
