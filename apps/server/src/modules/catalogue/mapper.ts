@@ -1,11 +1,4 @@
-import type {
-  ActuationCommand,
-  ActuationDetail,
-  CustomCommand,
-  LiveDataRow,
-  OdometerRow,
-  SpfCommand,
-} from '@obd/contract';
+import type { ActuationCommand, CustomCommand, LiveDataRow, OdometerRow, SpfCommand } from '@obd/contract';
 import type {
   listActuationCommands,
   listCustomCommands,
@@ -13,6 +6,7 @@ import type {
   listOdometer,
   listSpfCommands,
 } from './repository.ts';
+import { actuationSteps, spfSteps } from './stepLists.ts';
 
 /**
  * Rows of the catalogue tables → the contract's DTOs. Flags are stored as 0/1 and answered as
@@ -108,20 +102,6 @@ export function toCustomCommands(page: Awaited<ReturnType<typeof listCustomComma
   }));
 }
 
-type StoredActuationDetail = Partial<Omit<ActuationDetail, 'message_item'>> & { message_item?: unknown };
-
-function toActuationDetail(d: StoredActuationDetail): ActuationDetail {
-  return {
-    pid: d.pid ?? null,
-    actuation_subtype: d.actuation_subtype ?? null,
-    last_subtype: d.last_subtype ?? null,
-    seed_key_variant: d.seed_key_variant ?? null,
-    message: d.message ?? null,
-    message_item: d.message_item === true || d.message_item === 1 || d.message_item === 'true',
-    success_check: d.success_check ?? null,
-  };
-}
-
 /** A page of actuation step lists → one card per type: its message and its step lists in order. */
 export function toActuationCommands(
   page: Awaited<ReturnType<typeof listActuationCommands>>,
@@ -138,13 +118,10 @@ export function toActuationCommands(
       };
       cards.set(row.actuation_type, card);
     }
-    for (const detail of parseJson<StoredActuationDetail[]>(row.details, []))
-      card.details.push(toActuationDetail(detail));
+    for (const step of actuationSteps(row.first, row.details)) card.details.push(step);
   }
   return [...cards.values()];
 }
-
-type StoredSpfDetail = Partial<SpfCommand['details'][number]>;
 
 /** A page of SPF step lists → one object per function, hard-coded when any of its rows is. */
 export function toSpfCommands(page: Awaited<ReturnType<typeof listSpfCommands>>): SpfCommand[] {
@@ -156,13 +133,7 @@ export function toSpfCommands(page: Awaited<ReturnType<typeof listSpfCommands>>)
       functions.set(row.function_name, fn);
     }
     fn.hard_coded ||= Number(row.hard_coded) === 1;
-    for (const d of parseJson<StoredSpfDetail[]>(row.details, [])) {
-      fn.details.push({
-        pid: d.pid ?? null,
-        message: d.message ?? null,
-        command_type: d.command_type ?? null,
-      });
-    }
+    for (const step of spfSteps(row.first, row.details)) fn.details.push(step);
   }
   return [...functions.values()];
 }

@@ -45,6 +45,7 @@ import {
   listOdometer,
   listSpfCommands,
 } from './repository.ts';
+import { groupedAnswerSerializer } from './stepLists.ts';
 
 /** The catalogue screens' HTTP routes: validate, ask the repository, map, answer. */
 export function catalogueRoutes(app: FastifyInstance, db: Db, exports: ExportRegistry) {
@@ -102,7 +103,10 @@ export function catalogueRoutes(app: FastifyInstance, db: Db, exports: ExportReg
 
   r.get(
     ACTUATION_COMMANDS_PATH,
-    { schema: { querystring: actuationCommandQuerySchema, response: { 200: actuationCommandListSchema } } },
+    {
+      schema: { querystring: actuationCommandQuerySchema, response: { 200: actuationCommandListSchema } },
+      serializerCompiler: groupedAnswerSerializer,
+    },
     async (request) => {
       const page = await listActuationCommands(kysely, dialect, request.query);
       return { data: toActuationCommands(page), total: page.total };
@@ -111,7 +115,10 @@ export function catalogueRoutes(app: FastifyInstance, db: Db, exports: ExportReg
 
   r.get(
     SPF_COMMANDS_PATH,
-    { schema: { querystring: spfCommandQuerySchema, response: { 200: spfCommandListSchema } } },
+    {
+      schema: { querystring: spfCommandQuerySchema, response: { 200: spfCommandListSchema } },
+      serializerCompiler: groupedAnswerSerializer,
+    },
     async (request) => {
       const page = await listSpfCommands(kysely, dialect, request.query);
       return { data: toSpfCommands(page), total: page.total };
