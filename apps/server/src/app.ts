@@ -16,9 +16,11 @@ import { registerHousekeeping } from './lib/housekeeping.ts';
 import { registerNulGuard } from './lib/nulGuard.ts';
 import { registerOpenApi } from './lib/openapi.ts';
 import { registerResponseCache } from './lib/responseCache.ts';
+import { auditRoutes } from './modules/audit/routes.ts';
 import { catalogueRoutes } from './modules/catalogue/routes.ts';
 import { faultCodeRoutes } from './modules/faultCodes/routes.ts';
 import { operationsRoutes } from './modules/operations/routes.ts';
+import { operatorRoutes } from './modules/operators/routes.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
 
 declare module 'fastify' {
@@ -30,7 +32,7 @@ declare module 'fastify' {
 
 export interface AppOptions {
   config: Pick<Config, 'corsOrigins' | 'webRoot' | 'logLevel'> &
-    Partial<Pick<Config, 'responseCache' | 'trustProxy' | 'publicUrl'>>;
+    Partial<Pick<Config, 'responseCache' | 'trustProxy' | 'publicUrl' | 'auditRetentionDays'>>;
   db: Db;
   logger?: FastifyServerOptions['logger'];
 }
@@ -93,12 +95,14 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   if (config.responseCache !== false) registerResponseCache(app);
   app.get('/api/health', { config: { public: true } }, async () => ({ ok: true }));
   authRoutes(app, db);
+  operatorRoutes(app, db);
+  auditRoutes(app, db);
   const exports = new ExportRegistry();
   faultCodeRoutes(app, db, exports);
   catalogueRoutes(app, db, exports);
   uploadRoutes(app, db);
   // Stale upload folders and abandoned imports at start; expired rows hourly (timers stop on close).
-  registerHousekeeping(app, db);
+  registerHousekeeping(app, db, { auditRetentionDays: config.auditRetentionDays });
   operationsRoutes(app, db, exports);
   exportRoutes(app, db, exports);
 

@@ -21,6 +21,8 @@ export interface Config {
   trustProxy: string[];
   /** The address operators open (`PUBLIC_URL`); an `https:` one makes every answer say HTTPS-only things (HSTS). */
   publicUrl?: string;
+  /** Audit events older than this many days are deleted by the hourly purge (`AUDIT_RETENTION_DAYS`). */
+  auditRetentionDays: number;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -49,6 +51,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const responseCache = (env.RESPONSE_CACHE ?? 'on').toLowerCase();
   if (responseCache !== 'on' && responseCache !== 'off')
     throw new Error(`RESPONSE_CACHE must be on or off (got "${env.RESPONSE_CACHE}")`);
+  const auditRetentionDays = Number(env.AUDIT_RETENTION_DAYS ?? 365);
+  if (!Number.isInteger(auditRetentionDays) || auditRetentionDays < 1)
+    throw new Error(
+      `AUDIT_RETENTION_DAYS must be a whole number of days, 1 or more (got "${env.AUDIT_RETENTION_DAYS}")`,
+    );
   return {
     port,
     host: env.HOST ?? '127.0.0.1',
@@ -62,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     responseCache: responseCache === 'on',
     webRoot: path.join(repoRoot, 'apps', 'web', 'dist'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    auditRetentionDays,
     ...(env.PUBLIC_URL ? { publicUrl: parsePublicUrl(env.PUBLIC_URL) } : {}),
   };
 }

@@ -171,6 +171,7 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
       'GET /api/signup',
       'OPTIONS *',
       'POST /api/login',
+      'POST /api/password-reset',
       'POST /api/signup',
     ]);
     for (const route of routes) {

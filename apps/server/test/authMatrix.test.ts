@@ -137,7 +137,7 @@ describe.each(DIALECTS)('access by matched route on %s', (dialect) => {
     expect(body.error, what).toMatch(/\.$/);
   };
 
-  it('declares public only sign-in, sign-up, health, download links and the web app', () => {
+  it('declares public only sign-in, sign-up, password reset by code, health, download links and the web app', () => {
     const publicRoutes = app.registeredRoutes.filter((r) => r.public).map((r) => `${r.method} ${r.url}`);
     expect(publicRoutes.sort()).toEqual([
       'GET /',
@@ -148,6 +148,7 @@ describe.each(DIALECTS)('access by matched route on %s', (dialect) => {
       'GET /index.html',
       'OPTIONS *',
       'POST /api/login',
+      'POST /api/password-reset',
       'POST /api/signup',
     ]);
   });

@@ -49,8 +49,18 @@ export async function insertOperator(
     .executeTakeFirstOrThrow();
 }
 
+/** Where a session was started from: shown in the operator's list of their sessions. */
+export interface SessionClient {
+  address?: string | null;
+  userAgent?: string | null;
+}
+
 /** Starts a session and returns its bearer token; only the token's hash is stored. */
-export async function createSession(db: Kysely<Database>, operatorId: number): Promise<string> {
+export async function createSession(
+  db: Kysely<Database>,
+  operatorId: number,
+  client: SessionClient = {},
+): Promise<string> {
   const token = newToken();
   const now = isoNow();
   await db
@@ -61,8 +71,11 @@ export async function createSession(db: Kysely<Database>, operatorId: number): P
       created_at: now,
       last_seen_at: now,
       expires_at: isoIn(SESSION_ABSOLUTE_MS),
+      address: client.address?.slice(0, 100) ?? null,
+      user_agent: client.userAgent?.slice(0, 400) ?? null,
     })
     .execute();
+  await db.updateTable('operators').set({ last_seen_at: now }).where('id', '=', operatorId).execute();
   return token;
 }
 
@@ -75,6 +88,7 @@ export interface SessionRow {
   id: number;
   email: string;
   role: string;
+  disabled_at: string | null;
 }
 
 /** The session with this token hash and its operator, whatever the session's state. */
@@ -90,35 +104,56 @@ export function readSession(db: Kysely<Database>, tokenHash: string): Promise<Se
       'operators.id',
       'operators.email',
       'operators.role',
+      'operators.disabled_at',
     ])
     .where('sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();
 }
 
 /**
- * The operator of a session, or undefined when it is revoked, idle or expired (judged now, so a
- * row read a while ago is judged correctly too); refreshes last_seen_at now and then.
+ * The operator of a session, or undefined when it is revoked, idle or expired, or its operator is
+ * disabled (judged now, so a row read a while ago is judged correctly too); refreshes
+ * last_seen_at (the session's and the operator's) now and then.
  */
 export async function sessionOperator(
   db: Kysely<Database>,
   row: SessionRow,
 ): Promise<SignedInOperator | undefined> {
-  if (row.revoked_at) return undefined;
+  if (row.revoked_at || row.disabled_at) return undefined;
   const now = Date.now();
   const lastSeen = Date.parse(row.last_seen_at);
   if (Date.parse(row.expires_at) <= now || lastSeen + SESSION_IDLE_MS <= now) return undefined;
   if (now - lastSeen > TOUCH_INTERVAL_MS) {
-    await db
-      .updateTable('sessions')
-      .set({ last_seen_at: isoNow() })
-      .where('id', '=', row.sessionId)
-      .execute();
+    const seen = isoNow();
+    await db.updateTable('sessions').set({ last_seen_at: seen }).where('id', '=', row.sessionId).execute();
+    await db.updateTable('operators').set({ last_seen_at: seen }).where('id', '=', row.id).execute();
   }
   return { id: row.id, email: row.email, role: row.role as Role, sessionId: row.sessionId };
 }
 
 export async function revokeSession(db: Kysely<Database>, sessionId: number) {
   await db.updateTable('sessions').set({ revoked_at: isoNow() }).where('id', '=', sessionId).execute();
+}
+
+/**
+ * Ends every open session of an operator (but `except`, the caller's own when they change their
+ * password) and returns how many ended. Any server process sharing the database refuses them at
+ * their next request: the write changes the data version, which retires every cached session.
+ */
+export async function revokeOperatorSessions(
+  db: Kysely<Database>,
+  operatorId: number,
+  except?: number,
+): Promise<number> {
+  let q = db
+    .updateTable('sessions')
+    .set({ revoked_at: isoNow() })
+    .where('operator_id', '=', operatorId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', isoNow());
+  if (except !== undefined) q = q.where('id', '!=', except);
+  const result = await q.executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 export async function createInvitation(

@@ -1,6 +1,4 @@
 import {
-  invitationBodySchema,
-  invitationResponseSchema,
   loginBodySchema,
   operatorSchema,
   sessionResponseSchema,
@@ -11,12 +9,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../db/database.ts';
 import { forbidden, HttpError, unauthorized } from '../lib/errors.ts';
+import { actorOf, recordAudit } from '../modules/audit/record.ts';
 import { LoginThrottle, retryMessage } from './loginThrottle.ts';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.ts';
 import { currentOperator } from './plugin.ts';
 import {
   countOperators,
-  createInvitation,
   createSession,
   findOperatorByEmail,
   findValidInvitation,
@@ -57,9 +55,23 @@ export function authRoutes(app: FastifyInstance, db: Db) {
       const attempt = await reserve(email, request, reply);
       const operator = await findOperatorByEmail(db.kysely, email);
       const ok = await verifyPassword(operator?.password_hash ?? (await decoyHash()), request.body.password);
-      if (!operator || !ok) throw unauthorized(LOGIN_FAILED);
+      // A disabled operator gets the generic answer too: the message tells nobody which it was.
+      if (!operator || !ok || operator.disabled_at) {
+        const reason = !operator ? 'unknown-email' : !ok ? 'wrong-password' : 'disabled';
+        await recordAudit(db.kysely, actorOf(request, operator?.id ?? null), {
+          action: 'sign-in-failed',
+          target: request.body.email.trim().slice(0, 254),
+          details: { email: request.body.email.slice(0, 254), reason },
+        });
+        throw unauthorized(LOGIN_FAILED);
+      }
       await throttle.succeeded(email, request.ip, attempt);
-      const token = await createSession(db.kysely, operator.id);
+      const actor = actorOf(request, operator.id);
+      const token = await db.kysely.transaction().execute(async (trx) => {
+        const created = await createSession(trx, operator.id, actor);
+        await recordAudit(trx, actor, { action: 'sign-in', target: operator.email });
+        return created;
+      });
       request.log.info({ operatorId: operator.id }, 'signed in');
       return { token, operator: { id: operator.id, email: operator.email, role: operator.role as 'viewer' } };
     },
@@ -95,18 +107,36 @@ export function authRoutes(app: FastifyInstance, db: Db) {
       // first sign-ups cannot both see no operator, and the invitation is used by one UPDATE that
       // must change its row before the account exists (rolled back with it on any refusal).
       const operator = await serialised(db, ['signup'], async (trx) => {
-        if ((await countOperators(trx)) === 0)
-          return insertOperator(trx, { email, passwordHash, role: 'admin' });
+        if ((await countOperators(trx)) === 0) {
+          const first = await insertOperator(trx, { email, passwordHash, role: 'admin' });
+          await recordAudit(trx, actorOf(request, first.id), {
+            action: 'sign-up',
+            target: first.email,
+            details: { role: first.role, first: true },
+          });
+          return first;
+        }
         if (!invitationCode) throw forbidden(NEEDS_INVITATION);
         const invitation = await redeemInvitation(trx, invitationCode);
         if (!invitation) throw forbidden(BAD_INVITATION);
         if (await findOperatorByEmail(trx, email)) throw new HttpError('CONFLICT', EMAIL_TAKEN);
         const created = await insertOperator(trx, { email, passwordHash, role: invitation.role });
         await markInvitationUsedBy(trx, invitation.id, created.id);
+        const actor = actorOf(request, created.id);
+        await recordAudit(trx, actor, {
+          action: 'invitation-used',
+          target: `invitation #${invitation.id}`,
+          details: { role: invitation.role, email: created.email },
+        });
+        await recordAudit(trx, actor, {
+          action: 'sign-up',
+          target: created.email,
+          details: { role: created.role, invitationId: invitation.id },
+        });
         return created;
       });
       await throttle.succeeded(email, request.ip, attempt);
-      const token = await createSession(db.kysely, operator.id);
+      const token = await createSession(db.kysely, operator.id, actorOf(request, operator.id));
       request.log.info({ operatorId: operator.id, role: operator.role }, 'signed up');
       reply.code(201);
       return { token, operator: { id: operator.id, email: operator.email, role: operator.role as 'viewer' } };
@@ -114,7 +144,11 @@ export function authRoutes(app: FastifyInstance, db: Db) {
   );
 
   r.post('/api/logout', async (request, reply) => {
-    await revokeSession(db.kysely, currentOperator(request).sessionId);
+    const operator = currentOperator(request);
+    await db.kysely.transaction().execute(async (trx) => {
+      await revokeSession(trx, operator.sessionId);
+      await recordAudit(trx, actorOf(request), { action: 'sign-out', target: operator.email });
+    });
     reply.code(204).send();
   });
 
@@ -122,19 +156,6 @@ export function authRoutes(app: FastifyInstance, db: Db) {
     const { id, email, role } = currentOperator(request);
     return { id, email, role };
   });
-
-  r.post(
-    '/api/invitations',
-    {
-      config: { role: 'admin' },
-      schema: { body: invitationBodySchema, response: { 201: invitationResponseSchema } },
-    },
-    async (request, reply) => {
-      const invitation = await createInvitation(db.kysely, request.body.role, currentOperator(request).id);
-      reply.code(201);
-      return invitation;
-    },
-  );
 }
 
 export { LOGIN_FAILED };

@@ -9,6 +9,7 @@ import { SESSION_IDLE_MS } from '../auth/repository.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { failInterruptedImports } from '../import/record.ts';
+import { purgeAuditEvents } from '../modules/audit/repository.ts';
 import { isoNow } from './time.ts';
 
 /*
@@ -207,7 +208,34 @@ export async function failAbandonedImports(db: Db, atStart: boolean): Promise<nu
   return Number(result.numUpdatedRows);
 }
 
+/** Audit events are kept this many days unless `AUDIT_RETENTION_DAYS` says otherwise. */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 365;
+
+export interface AccountsPurged {
+  passwordResets: number;
+  auditEvents: number;
+}
+
+/**
+ * Deletes password-reset codes past their expiry (used or not: a used one's use is in the audit
+ * log) and audit events older than the retention — the only deletion of audit events there is.
+ */
+export async function purgeAccountRecords(
+  db: Db,
+  auditRetentionDays = DEFAULT_AUDIT_RETENTION_DAYS,
+  now = Date.now(),
+): Promise<AccountsPurged> {
+  const result = await db.kysely
+    .deleteFrom('password_resets')
+    .where('expires_at', '<=', new Date(now).toISOString())
+    .executeTakeFirst();
+  const auditEvents = await purgeAuditEvents(db.kysely, auditRetentionDays, now);
+  return { passwordResets: Number(result.numDeletedRows), auditEvents };
+}
+
 export interface HousekeepingOptions {
+  /** Days audit events are kept (`AUDIT_RETENTION_DAYS`). */
+  auditRetentionDays?: number;
   /** How often expired rows are purged. */
   purgeEveryMs?: number;
   /** How often (PostgreSQL) imports whose process died are looked for. */
@@ -227,7 +255,10 @@ export function registerHousekeeping(app: FastifyInstance, db: Db, options: Hous
   const log: FastifyBaseLogger = app.log;
   const purge = async () => {
     try {
-      const purged = await purgeExpired(db);
+      const purged = {
+        ...(await purgeExpired(db)),
+        ...(await purgeAccountRecords(db, options.auditRetentionDays)),
+      };
       if (Object.values(purged).some((n) => n > 0)) log.info({ purged }, 'expired rows purged');
     } catch (error) {
       log.warn({ err: error }, 'could not purge expired rows');

@@ -73,7 +73,19 @@ const TAGS: [string, readonly string[]][] = [
   ['Fault codes', Object.values(FAULT_CODE_PATHS)],
   ['Uploads', [...Object.values(UPLOAD_PATHS), IMPORTS_PATH]],
   ['Exports', [EXPORTS_PATH, DOWNLOADS_PATH]],
-  ['Sign-in and operators', ['/api/login', '/api/logout', '/api/signup', '/api/me', '/api/invitations']],
+  [
+    'Sign-in and operators',
+    [
+      '/api/login',
+      '/api/logout',
+      '/api/signup',
+      '/api/me',
+      '/api/invitations',
+      '/api/operators',
+      '/api/password-reset',
+    ],
+  ],
+  ['Audit', ['/api/audit']],
   ['Service', ['/api/health', OPENAPI_PATH]],
 ];
 

@@ -1,0 +1,170 @@
+import type { AuditQuery } from '@obd/contract';
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import { whereFilters } from '../../lib/filters.ts';
+import type { Page } from '../../lib/list.ts';
+import { containsCI } from '../../lib/sql.ts';
+import { auditEvents } from './lists.ts';
+import type { AuditRow } from './mapper.ts';
+
+type Executor = Kysely<Database>;
+type Filters = Partial<Omit<AuditQuery, 'page' | 'limit'>>;
+type Eb = ExpressionBuilder<Database & { e: Database['audit_events'] }, 'e'>;
+
+/** The ids of the operators whose e-mail contains the fragment (a few rows: the operators table). */
+async function operatorIdsMatching(db: Executor, dialect: Dialect, fragment: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom('operators')
+    .select('id')
+    .where((eb) => containsCI(eb, dialect, 'email', fragment))
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The WHERE of the filters, `operator` given as the ids it matched. */
+function where(eb: Eb, dialect: Dialect, q: Filters, operatorIds: number[] | undefined): Expression<SqlBool> {
+  const conditions = [whereFilters(eb, dialect, auditEvents.rules, q)];
+  if (operatorIds) {
+    conditions.push(
+      operatorIds.length === 0
+        ? eb.or([])
+        : operatorIds.length === 1
+          ? eb('e.operator_id', '=', operatorIds[0] as number)
+          : eb('e.operator_id', 'in', operatorIds),
+    );
+  }
+  return eb.and(conditions);
+}
+
+function selected(db: Executor, dialect: Dialect, q: Filters, operatorIds: number[] | undefined) {
+  return db
+    .selectFrom('audit_events as e')
+    .leftJoin('operators as o', 'o.id', 'e.operator_id')
+    .select(auditEvents.columns)
+    .where((eb) => where(eb as unknown as Eb, dialect, q, operatorIds))
+    .orderBy('e.at', 'desc')
+    .orderBy('e.id', 'desc');
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const dayOf = (iso: string) => iso.slice(0, 10);
+const dayStart = (day: string) => `${day}T00:00:00.000Z`;
+const addDays = (day: string, n: number) =>
+  new Date(Date.parse(dayStart(day)) + n * DAY_MS).toISOString().slice(0, 10);
+
+/** Σ n of the counter rows `(col, val)` (optionally within days [fromDay, toDay]). */
+async function sumCounts(
+  db: Executor,
+  col: string,
+  vals: string[],
+  days?: { from?: string; to?: string },
+): Promise<number> {
+  let q = db
+    .selectFrom('audit_counts')
+    .select((eb) => eb.fn.sum<number | string>('n').as('n'))
+    .where('col', '=', col)
+    .where('val', vals.length === 1 ? '=' : 'in', vals.length === 1 ? (vals[0] as string) : vals);
+  if (days?.from) q = q.where('day', '>=', days.from);
+  if (days?.to) q = q.where('day', '<=', days.to);
+  const row = await q.executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+async function countWhere(db: Executor, dialect: Dialect, q: Filters, operatorIds: number[] | undefined) {
+  const row = await db
+    .selectFrom('audit_events as e')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where((eb) => where(eb as unknown as Eb, dialect, q, operatorIds))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * The exact number of events under the filters. A single filter (or none) is answered from the
+ * counters the database keeps (`audit_counts`, migration 010): a sum of at most a few hundred
+ * rows instead of a count of up to a million events. A time range sums its whole days and
+ * counts only the events of its partial first and last day from the (at) index. Several filters
+ * together count the events themselves, through the index of the most selective one.
+ */
+async function countEvents(db: Executor, dialect: Dialect, q: Filters, operatorIds: number[] | undefined) {
+  const timed = q.from !== undefined || q.to !== undefined;
+  const used = [q.action, operatorIds, q.target].filter((v) => v !== undefined).length + (timed ? 1 : 0);
+  if (used > 1) return countWhere(db, dialect, q, operatorIds);
+  if (q.action) return sumCounts(db, 'action', [q.action]);
+  if (operatorIds)
+    return operatorIds.length === 0 ? 0 : sumCounts(db, 'operator_id', operatorIds.map(String));
+  if (q.target) return sumCounts(db, 'target', [q.target]);
+  if (!timed) return sumCounts(db, '', ['']);
+  // Whole days inside [from, to]: from the first day starting at or after `from` to the last day
+  // ending at or before `to`.
+  const firstFull = q.from
+    ? q.from === dayStart(dayOf(q.from))
+      ? dayOf(q.from)
+      : addDays(dayOf(q.from), 1)
+    : undefined;
+  const lastFull = q.to
+    ? q.to.endsWith('T23:59:59.999Z')
+      ? dayOf(q.to)
+      : addDays(dayOf(q.to), -1)
+    : undefined;
+  if (firstFull && lastFull && firstFull > lastFull) return countWhere(db, dialect, q, undefined);
+  const [days, head, tail] = await Promise.all([
+    sumCounts(db, '', [''], { from: firstFull, to: lastFull }),
+    q.from && firstFull !== dayOf(q.from)
+      ? countWhere(
+          db,
+          dialect,
+          { from: q.from, to: new Date(Date.parse(dayStart(firstFull as string)) - 1).toISOString() },
+          undefined,
+        )
+      : 0,
+    q.to && lastFull !== dayOf(q.to)
+      ? countWhere(db, dialect, { from: dayStart(addDays(lastFull as string, 1)), to: q.to }, undefined)
+      : 0,
+  ]);
+  return days + head + tail;
+}
+
+/** One page of the audit list, newest first, with its exact total. */
+export async function listAuditEvents(
+  db: Executor,
+  dialect: Dialect,
+  q: AuditQuery,
+): Promise<Page<AuditRow>> {
+  const operatorIds = q.operator ? await operatorIdsMatching(db, dialect, q.operator) : undefined;
+  if (operatorIds?.length === 0) return { rows: [], total: 0 };
+  const offset = (q.page - 1) * q.limit;
+  const page = () =>
+    selected(db, dialect, q, operatorIds).limit(q.limit).offset(offset).execute() as Promise<AuditRow[]>;
+  if (offset > 0) {
+    const total = await countEvents(db, dialect, q, operatorIds);
+    return { rows: total > offset ? await page() : [], total };
+  }
+  const [rows, total] = await Promise.all([page(), countEvents(db, dialect, q, operatorIds)]);
+  return { rows, total };
+}
+
+/** Every event under the filters, newest first: the export streams it. */
+export async function auditEventsQuery(db: Executor, dialect: Dialect, q: Filters) {
+  const operatorIds = q.operator ? await operatorIdsMatching(db, dialect, q.operator) : undefined;
+  return selected(db, dialect, q, operatorIds);
+}
+
+export function findAuditEvent(db: Executor, id: number) {
+  return db
+    .selectFrom('audit_events as e')
+    .leftJoin('operators as o', 'o.id', 'e.operator_id')
+    .select(auditEvents.columns)
+    .where('e.id', '=', id)
+    .executeTakeFirst() as Promise<AuditRow | undefined>;
+}
+
+/** Deletes events older than the retention (the purge job); returns how many went. */
+export async function purgeAuditEvents(db: Executor, retentionDays: number, now = Date.now()) {
+  const before = new Date(now - retentionDays * DAY_MS).toISOString();
+  const result = await db.deleteFrom('audit_events').where('at', '<', before).executeTakeFirst();
+  // Counter rows the deletions brought to nothing.
+  await db.deleteFrom('audit_counts').where('n', '<=', 0).execute();
+  return Number(result.numDeletedRows);
+}
