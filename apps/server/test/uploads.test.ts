@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { failInterruptedImports, importDb } from '../src/import/record.ts';
+import { failInterruptedImports } from '../src/import/record.ts';
 import { csv, fixtureFile, multipart, xlsx } from './fixtures/uploads.ts';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
 
@@ -834,7 +834,7 @@ describe.each(DIALECTS)('uploads on %s', (dialect) => {
     it('marks imports left running by a stopped server as failed', async () => {
       const operator =
         (await rows<{ id: number }>(`select id from operators order by id limit 1`))[0]?.id ?? null;
-      const stale = await importDb(t.db)
+      const stale = await t.db.kysely
         .insertInto('imports')
         .values({
           operator_id: operator,

@@ -1,21 +1,6 @@
 import type { ImportKind, ImportPhase, RowProblem } from '@obd/contract';
-import type { Generated, Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { Database } from '../db/schema.ts';
 import { isoNow } from '../lib/time.ts';
-
-/** The `imports` table with the columns migration 002 adds (until schema.ts lists them). */
-export type ImportsTable = Database['imports'] & {
-  phase: string | null;
-  progress: Generated<number>;
-  rows_total: number | null;
-  error_count: Generated<number>;
-  duplicate_of: number | null;
-};
-export type ImportDatabase = Omit<Database, 'imports'> & { imports: ImportsTable };
-export const importDb = (db: Db) => db.kysely as unknown as Kysely<ImportDatabase>;
-/** The same, through `Db.reader`: reads that must not wait for a write transaction. */
-export const importReader = (db: Db) => db.reader as unknown as Kysely<ImportDatabase>;
 
 /** The progress figures of a running import, as the import record carries them. */
 export interface LiveProgress {
@@ -54,7 +39,7 @@ export async function startImport(
   db: Db,
   values: { operatorId: number; kind: ImportKind; fileName: string; fileSize: number; fileHash: string },
 ): Promise<StartedImport> {
-  const k = importDb(db);
+  const k = db.kysely;
   const previous = await k
     .selectFrom('imports')
     .select(['id', 'finished_at'])
@@ -96,7 +81,7 @@ export async function recordRefusal(
   values: { operatorId: number; kind: ImportKind; fileName: string; fileSize: number; message: string },
 ): Promise<number> {
   const now = isoNow();
-  const row = await importDb(db)
+  const row = await db.kysely
     .insertInto('imports')
     .values({
       operator_id: values.operatorId,
@@ -176,7 +161,7 @@ export class ProgressWriter {
     if (this.inFlight) return this.inFlight.then(() => this.flush());
     this.dirty = false;
     this.lastWrite = Date.now();
-    this.inFlight = importDb(this.db)
+    this.inFlight = this.db.kysely
       .updateTable('imports')
       .set({
         rows_processed: this.rows,
@@ -216,7 +201,7 @@ export async function finishImport(
     message: string;
   },
 ) {
-  await importDb(db)
+  await db.kysely
     .updateTable('imports')
     .set({
       status: outcome.status,
@@ -240,7 +225,7 @@ export async function finishImport(
  * processes, so there only imports running for over an hour count.
  */
 export async function failInterruptedImports(db: Db) {
-  let query = importDb(db)
+  let query = db.kysely
     .updateTable('imports')
     .set({
       status: 'failed',

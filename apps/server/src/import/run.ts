@@ -18,16 +18,23 @@ import {
 } from './sheet.ts';
 import type { SpreadsheetType, Workbook } from './workbook.ts';
 
-/** One kind of upload: which files it takes, which sheets it reads, and what it answers. */
-export interface ImportJob<Answer> {
+/**
+ * One kind of upload (`modules/uploads/jobs/`): which files it takes, which sheets it reads, what
+ * it does before writing and what it answers. What a job learns on the way — its form fields,
+ * the duplicates it lists, the id of a make it creates — lives in its `Context`, made by `start`
+ * and handed to every later step, never in variables the steps share behind the runner's back.
+ */
+export interface ImportJob<Answer, Context> {
   kind: ImportKind;
   accept: SpreadsheetType[];
+  /** The context, from the request's form fields; a bad field is a 400 before the file is read. */
+  start(fields: Record<string, string>): Context;
   /** The sheets to import and how, once the workbook is open; a missing sheet is a 400. */
-  plan(workbook: Workbook, fields: Record<string, string>): { sheet: string; plan: SheetPlan }[];
+  plan(workbook: Workbook, context: Context): { sheet: string; plan: SheetPlan }[];
   /** Runs first inside the import transaction (e.g. deleting what the upload replaces). */
-  beforeWrite?(trx: Transaction<Database>, db: Db): Promise<void>;
+  beforeWrite?(trx: Transaction<Database>, context: Context): Promise<void>;
   /** The answer of a successful import; its `stats` (or the whole answer) is what the history keeps. */
-  answer(outcome: ImportOutcome, db: Db): Promise<Answer> | Answer;
+  answer(outcome: ImportOutcome, context: Context, db: Db): Promise<Answer> | Answer;
   /** What the history keeps of the answer: by default its `stats`, else the whole answer. */
   history?(answer: Answer): unknown;
 }
@@ -69,9 +76,10 @@ const SERVER_FAILURE =
  * writes everything in one transaction, and records the outcome. Any failure leaves the data
  * as it was and the record marked failed with its sentence.
  */
-export async function runImport<Answer>(
+export async function runImport<Answer, Context>(
   db: Db,
-  job: ImportJob<Answer>,
+  job: ImportJob<Answer, Context>,
+  context: Context,
   upload: ReceivedUpload,
   operatorId: number,
   log: FastifyBaseLogger,
@@ -93,7 +101,7 @@ export async function runImport<Answer>(
   let sheetOrder: string[] = [];
   try {
     workbook = await openWorkbook(upload.path, upload.fileName, job.accept);
-    const sheets = job.plan(workbook, upload.fields);
+    const sheets = job.plan(workbook, context);
     sheetOrder = sheets.map((s) => s.plan.label);
 
     const staged: (StagedSheet & { sheet: string })[] = [];
@@ -133,7 +141,7 @@ export async function runImport<Answer>(
     }
     let written = 0;
     await db.kysely.transaction().execute(async (trx) => {
-      await job.beforeWrite?.(trx, db);
+      await job.beforeWrite?.(trx, context);
       for (const s of staged) {
         const base = written;
         await writeSheet(trx, db.dialect, s, {
@@ -165,7 +173,7 @@ export async function runImport<Answer>(
       fileName: upload.fileName,
       fileSize: upload.size,
     };
-    const answer = await job.answer(outcome, db);
+    const answer = await job.answer(outcome, context, db);
     await progress.settle();
     await finishImport(db, record.id, {
       status: 'succeeded',

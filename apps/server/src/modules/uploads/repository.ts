@@ -8,7 +8,6 @@ import type {
   RowProblem,
 } from '@obd/contract';
 import type { Db } from '../../db/database.ts';
-import { importDb, importReader } from '../../import/record.ts';
 
 const columns = [
   'imports.id',
@@ -90,7 +89,7 @@ export async function listImports(
   db: Db,
   q: ImportHistoryQuery,
 ): Promise<{ data: ImportRecord[]; total: number }> {
-  const k = importDb(db);
+  const k = db.kysely;
   const filtered = k.selectFrom('imports').where((eb) => {
     const conditions = [];
     if (q.kind) conditions.push(eb('imports.kind', '=', q.kind));
@@ -115,7 +114,7 @@ export async function listImports(
  * is answered while an import's write transaction holds SQLite's writing connection.
  */
 export async function findImport(db: Db, id: number): Promise<ImportDetail | undefined> {
-  const row = await importReader(db)
+  const row = await db.reader
     .selectFrom('imports')
     .leftJoin('operators', 'operators.id', 'imports.operator_id')
     .select([...columns, 'imports.errors'])

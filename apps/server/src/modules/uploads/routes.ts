@@ -18,17 +18,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { currentOperator } from '../../auth/plugin.ts';
 import type { Db } from '../../db/database.ts';
-import {
-  activationCodesJob,
-  faultCodesJob,
-  faultWorkbookJob,
-  updateCommandsJob,
-} from '../../import/jobs/jobs.ts';
 import { type ReceivedUpload, receiveUpload, tooLarge } from '../../import/receive.ts';
 import { liveProgress, recordRefusal } from '../../import/record.ts';
 import { type ImportJob, runImport, UploadFailure } from '../../import/run.ts';
 import { prewarmXlsxWorker } from '../../import/xlsxWorkers.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
+import { activationCodesJob } from './jobs/activationCodes.ts';
+import { faultCodesJob } from './jobs/faultCodes.ts';
+import { faultWorkbookJob } from './jobs/faultWorkbook.ts';
+import { updateCommandsJob } from './jobs/updateCommands.ts';
 import { findImport, listImports } from './repository.ts';
 
 declare module 'fastify' {
@@ -38,43 +36,63 @@ declare module 'fastify' {
   }
 }
 
+/** An upload whose job has read its form fields: ready to run on the received file. */
+type StartedImport = (
+  db: Db,
+  upload: ReceivedUpload,
+  operatorId: number,
+  log: FastifyBaseLogger,
+) => Promise<unknown>;
+
 interface UploadRoute {
   path: string;
   kind: ImportKind;
   limit: number;
   response: z.ZodType;
-  job(fields: Record<string, string>): ImportJob<unknown>;
+  /** Starts the route's job on the request's form fields (a 400 for a bad one). */
+  start(fields: Record<string, string>): StartedImport;
+}
+
+/** A route of `job`: its context is made from the form fields and handed to the run. */
+function uploadRoute<Answer, Context>(
+  route: Omit<UploadRoute, 'start' | 'kind'> & { job: ImportJob<Answer, Context> },
+): UploadRoute {
+  const { job, ...rest } = route;
+  return {
+    ...rest,
+    kind: job.kind,
+    start(fields) {
+      const context = job.start(fields);
+      return (db, upload, operatorId, log) => runImport(db, job, context, upload, operatorId, log);
+    },
+  };
 }
 
 const UPLOADS: UploadRoute[] = [
-  {
+  uploadRoute({
     path: UPLOAD_PATHS.updateCommands,
-    kind: 'update_commands',
     limit: UPLOAD_LIMITS.updateCommands,
     response: updateCommandsResponseSchema,
     job: updateCommandsJob,
-  },
-  {
+  }),
+  uploadRoute({
     path: UPLOAD_PATHS.faultWorkbook,
-    kind: 'fault_workbook',
     limit: UPLOAD_LIMITS.faultWorkbook,
     response: faultWorkbookResponseSchema,
-    job: () => faultWorkbookJob(),
-  },
-  {
+    job: faultWorkbookJob,
+  }),
+  uploadRoute({
     path: UPLOAD_PATHS.faultCodes,
-    kind: 'fault_codes',
     limit: UPLOAD_LIMITS.faultCodes,
     response: faultCodesResponseSchema,
     job: faultCodesJob,
-  },
-  {
+  }),
+  uploadRoute({
     path: UPLOAD_PATHS.activationCodes,
-    kind: 'activation_codes',
     limit: UPLOAD_LIMITS.activationCodes,
     response: activationCodesResponseSchema,
-    job: () => activationCodesJob(),
-  },
+    job: activationCodesJob,
+  }),
 ];
 
 /** Uploads from this size on start an xlsx reading worker early (a sheet of ~16 MB of XML zips to ~2 MB). */
@@ -170,7 +188,7 @@ export function uploadRoutes(app: FastifyInstance, db: Db) {
           const size = Number(request.headers['content-length'] ?? 0);
           let fileName = '';
           let received: ReceivedUpload | undefined;
-          let job: ImportJob<unknown>;
+          let started: StartedImport;
           try {
             received = await receiveUpload(request, upload.limit, {
               onFileStart: (name) => {
@@ -179,7 +197,7 @@ export function uploadRoutes(app: FastifyInstance, db: Db) {
                 if (size >= PREWARM_MIN_BYTES && /\.xlsx$/i.test(name)) prewarmXlsxWorker();
               },
             });
-            job = upload.job(received.fields);
+            started = upload.start(received.fields);
           } catch (error) {
             await received?.remove();
             throw await refused(db, error, {
@@ -191,7 +209,7 @@ export function uploadRoutes(app: FastifyInstance, db: Db) {
             });
           }
           try {
-            return await runImport(db, job, received, operator.id, request.log);
+            return await started(db, received, operator.id, request.log);
           } finally {
             await received.remove();
           }

@@ -1,6 +1,14 @@
-import type { ColumnSpec } from '../columns.ts';
-import type { SheetPlan, Values } from '../sheet.ts';
-import { companyId, genericFlag, optionalText, Reason, requiredText, scale, textHash } from '../values.ts';
+import type { ColumnSpec } from '../../../import/columns.ts';
+import type { SheetPlan, Values } from '../../../import/sheet.ts';
+import {
+  companyId,
+  genericFlag,
+  optionalText,
+  Reason,
+  requiredText,
+  scale,
+  textHash,
+} from '../../../import/values.ts';
 
 /** Plans for the fault-code sheets, shared by the Bulk Uploader and the Excel Importer. */
 
