@@ -22,6 +22,7 @@ import { type ReceivedUpload, receiveUpload, tooLarge } from '../../import/recei
 import { liveProgress, recordRefusal } from '../../import/record.ts';
 import { type ImportJob, runImport, UploadFailure } from '../../import/run.ts';
 import { prewarmXlsxWorker } from '../../import/xlsxWorkers.ts';
+import { errorAnswer, SERVER_ERROR } from '../../lib/errorHandler.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import { activationCodesJob } from './jobs/activationCodes.ts';
 import { faultCodesJob } from './jobs/faultCodes.ts';
@@ -98,43 +99,24 @@ const UPLOADS: UploadRoute[] = [
 /** Uploads from this size on start an xlsx reading worker early (a sheet of ~16 MB of XML zips to ~2 MB). */
 const PREWARM_MIN_BYTES = 2 * 1024 * 1024;
 
-const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
-
 /**
  * Errors of the upload routes: JSON `{error, code}` like everywhere, plus the same sentence in
  * `message` (upload clients read it, decisions §1), the import id and row problems when the
  * upload got that far, and `success: false` on the Bulk Uploader, whose answer has `success`.
  */
 function uploadErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  let status: number;
-  let code: string;
-  let text: string;
-  if (error instanceof HttpError) {
-    status = error.status;
-    code = error.code;
-    text = error.message;
-  } else if (error.code === 'FST_REQ_FILE_TOO_LARGE' || error.statusCode === 413) {
-    const limited = tooLarge(request.routeOptions.config.uploadLimit ?? 0);
-    status = 413;
-    code = limited.code;
-    text = limited.message;
-  } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    status = error.statusCode;
-    code = status === 401 ? 'UNAUTHORIZED' : status === 403 ? 'FORBIDDEN' : 'BAD_REQUEST';
-    text = sentence(error.message);
-  } else {
-    request.log.error({ err: error }, 'upload failed');
-    status = 500;
-    code = 'INTERNAL';
-    text = 'Something went wrong on the server. Try again; if it persists, tell the team.';
-  }
-  const body: Record<string, unknown> = { error: text, message: text, code };
-  if (request.routeOptions.url === UPLOAD_PATHS.faultWorkbook) body.success = false;
+  // A file over the route's limit, however the multipart reader noticed it, gets the limit's sentence.
+  const tooBig = error.code === 'FST_REQ_FILE_TOO_LARGE' || error.statusCode === 413;
+  const known =
+    tooBig && !(error instanceof HttpError) ? tooLarge(request.routeOptions.config.uploadLimit ?? 0) : error;
+  const { status, body } = errorAnswer(known as FastifyError, request);
+  const answer: Record<string, unknown> = { ...body, message: body.error };
+  if (request.routeOptions.url === UPLOAD_PATHS.faultWorkbook) answer.success = false;
   if (error instanceof UploadFailure) {
-    body.importId = error.importId;
-    body.errors = error.errors;
+    answer.importId = error.importId;
+    answer.errors = error.errors;
   }
-  return reply.code(status).send(body);
+  return reply.code(status).send(answer);
 }
 
 /**
@@ -157,8 +139,7 @@ async function refused(
   try {
     const importId = await recordRefusal(db, {
       ...upload,
-      message:
-        known?.message ?? 'Something went wrong on the server. Try again; if it persists, tell the team.',
+      message: known?.message ?? SERVER_ERROR,
     });
     return known ? new UploadFailure(known, importId, []) : error;
   } catch (e) {
