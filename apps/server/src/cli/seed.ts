@@ -2,22 +2,25 @@
  * Demo data from the command line (the database named by DATABASE_URL):
  *   npm run seed -w apps/server                          empty database → the full demo set
  *   npm run seed -w apps/server -- --scans 1000000       seeded database → adds 1,000,000 scans
- * Options: --scans N, --special-functions N, --actuations N, --users N, --append.
+ *   npm run seed -w apps/server -- --audit 1000000 --append   adds 1,000,000 audit events (any database)
+ * Options: --scans N, --special-functions N, --actuations N, --users N, --audit N, --append.
  * On an empty database the volumes replace the demo defaults; with --append, or when the
  * database already has data, only the activity volumes given are added (benchmarks).
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
-import { migrate, openDatabase } from '../db/database.ts';
+import { appendAuditEvents } from '../../seed/audit.ts';
 import { appendActivity, countRows, DEFAULT_VOLUMES, isEmpty, seedDemo } from '../../seed/index.ts';
 import type { TableName } from '../../seed/insert.ts';
+import { loadConfig } from '../config.ts';
+import { migrate, openDatabase } from '../db/database.ts';
 
 const USAGE = `Usage:
-  npm run seed -w apps/server -- [--scans N] [--special-functions N] [--actuations N] [--users N] [--append]
+  npm run seed -w apps/server -- [--scans N] [--special-functions N] [--actuations N] [--users N] [--audit N] [--append]
 
   Empty database: seeds the demo dataset (defaults: ${DEFAULT_VOLUMES.users} users, ${DEFAULT_VOLUMES.scans} scans,
   ${DEFAULT_VOLUMES.specialFunctions} special-function runs, ${DEFAULT_VOLUMES.actuations} actuation runs).
-  Seeded database or --append: adds N scans / special-function runs / actuation runs.`;
+  Seeded database or --append: adds N scans / special-function runs / actuation runs.
+  --audit N adds N audit events over the last 360 days (and the operators who made them).`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
@@ -30,6 +33,7 @@ const { values } = parseArgs({
     'special-functions': { type: 'string' },
     actuations: { type: 'string' },
     users: { type: 'string' },
+    audit: { type: 'string' },
     append: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -53,6 +57,7 @@ const volumes = {
   actuations: count('actuations', values.actuations),
   users: count('users', values.users),
 };
+const auditEvents = count('audit', values.audit);
 const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 const log = (msg: string) => console.log(`  [${elapsed().padStart(7)}] ${msg}`);
@@ -65,18 +70,25 @@ try {
   if (!values.append && (await isEmpty(db))) {
     console.log(`Seeding the demo dataset into ${where}…`);
     await seedDemo(db, { ...volumes, log });
+    if (auditEvents !== undefined) await appendAuditEvents(db, auditEvents, log);
   } else {
     if (
       volumes.scans === undefined &&
       volumes.specialFunctions === undefined &&
       volumes.actuations === undefined
     ) {
-      console.log(
-        `${where} already holds data; nothing to add. Say how much with --scans N (and/or the other volumes).`,
-      );
+      if (auditEvents !== undefined) {
+        console.log(`Appending audit events to ${where}…`);
+        await appendAuditEvents(db, auditEvents, log);
+      } else {
+        console.log(
+          `${where} already holds data; nothing to add. Say how much with --scans N (and/or the other volumes).`,
+        );
+      }
     } else {
       console.log(`Appending activity to ${where}…`);
       await appendActivity(db, { ...volumes, log });
+      if (auditEvents !== undefined) await appendAuditEvents(db, auditEvents, log);
     }
   }
   console.log(`Done in ${elapsed()}. Rows per table:`);
@@ -100,6 +112,8 @@ try {
     'scans',
     'special_function_runs',
     'actuation_runs',
+    'operators',
+    'audit_events',
   ];
   for (const table of tables) {
     console.log(`  ${table.padEnd(24)} ${(await countRows(db, table)).toLocaleString('en-US').padStart(12)}`);
