@@ -7,13 +7,11 @@ import type { Dialect } from '../database.ts';
  * screens that need them at scale).
  */
 export function initialMigration(dialect: Dialect) {
-  // biome-ignore lint/suspicious/noExplicitAny: the builder is generic over every table name
   const id = <T extends CreateTableBuilder<any, any>>(t: T) =>
     dialect === 'postgres'
       ? t.addColumn('id', 'serial', (c) => c.primaryKey())
       : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
 
-  // biome-ignore lint/suspicious/noExplicitAny: migrations run before the typed schema exists
   const catalogue = <T extends CreateTableBuilder<any, any>>(t: T) =>
     id(t)
       .addColumn('make_id', 'integer', (c) => c.notNull().references('makes.id'))
@@ -21,7 +19,6 @@ export function initialMigration(dialect: Dialect) {
       .addColumn('from_year', 'integer')
       .addColumn('to_year', 'integer');
 
-  // biome-ignore lint/suspicious/noExplicitAny: as above
   const fault = <T extends CreateTableBuilder<any, any>>(t: T) =>
     id(t)
       .addColumn('dtc', 'text', (c) => c.notNull())
@@ -30,7 +27,6 @@ export function initialMigration(dialect: Dialect) {
       .addColumn('generic', 'integer', (c) => c.notNull().defaultTo(0));
 
   return {
-    // biome-ignore lint/suspicious/noExplicitAny: migrations are untyped by design
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('makes')
@@ -299,7 +295,6 @@ export function initialMigration(dialect: Dialect) {
 }
 
 /** An index behind every filter and sort of spec §7 (decisions §2 says which are exact, which contain). */
-// biome-ignore lint/suspicious/noExplicitAny: as above
 async function createIndexes(db: Kysely<any>, dialect: Dialect) {
   const btree: [string, string[]][] = [
     ['models', ['model_group_id']],

@@ -7,7 +7,6 @@ import type { Kysely } from 'kysely';
  */
 export function importsMigration() {
   return {
-    // biome-ignore lint/suspicious/noExplicitAny: migrations are untyped by design
     async up(db: Kysely<any>) {
       await db.schema.alterTable('imports').addColumn('phase', 'text').execute();
       await db.schema

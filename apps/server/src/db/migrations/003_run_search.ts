@@ -44,7 +44,6 @@ const ALREADY_TRGM = new Set([
 
 export function runSearchMigration(dialect: Dialect) {
   return {
-    // biome-ignore lint/suspicious/noExplicitAny: migrations are untyped by design
     async up(db: Kysely<any>) {
       for (const [table, columns] of Object.entries(SEARCH_COLUMNS) as [SearchTable, readonly string[]][]) {
         if (dialect === 'sqlite') await createFts(db, table, columns);
@@ -78,7 +77,6 @@ export function runSearchMigration(dialect: Dialect) {
   };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: as above
 async function createFts(db: Kysely<any>, table: SearchTable, columns: readonly string[]) {
   const fts = searchTableOf(table);
   const list = sql.raw(columns.map((c) => `"${c}"`).join(', '));

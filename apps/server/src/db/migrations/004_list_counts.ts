@@ -95,7 +95,6 @@ const watchedColumns = (spec: CountedTable) => [
 
 export function listCountsMigration(dialect: Dialect) {
   return {
-    // biome-ignore lint/suspicious/noExplicitAny: migrations are untyped by design
     async up(db: Kysely<any>) {
       const count = dialect === 'postgres' ? 'bigint' : 'integer';
       await db.schema
@@ -170,7 +169,6 @@ export function listCountsMigration(dialect: Dialect) {
   };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: as above
 async function sqliteTriggers(db: Kysely<any>, table: string, spec: CountedTable, facets: Facet[]) {
   const apply = (alias: 'new' | 'old', sign: '+1' | '-1') => {
     const union = (fs: Facet[]) =>
@@ -200,7 +198,6 @@ async function sqliteTriggers(db: Kysely<any>, table: string, spec: CountedTable
     .execute(db);
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: as above
 async function postgresTriggers(db: Kysely<any>, table: string, spec: CountedTable, facets: Facet[]) {
   // One statement's rows are summed before touching the counters: a 5,000-row insert updates
   // a few hundred counter rows once each. Sorted, so concurrent writers lock them in one order.
@@ -228,7 +225,6 @@ async function postgresTriggers(db: Kysely<any>, table: string, spec: CountedTab
  * with their transition tables (007's month counts are kept the same way).
  */
 export async function postgresStatementTriggers(
-  // biome-ignore lint/suspicious/noExplicitAny: as above
   db: Kysely<any>,
   table: string,
   fn: string,

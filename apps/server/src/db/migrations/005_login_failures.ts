@@ -6,7 +6,6 @@ import type { Kysely } from 'kysely';
  */
 export function loginFailuresMigration() {
   return {
-    // biome-ignore lint/suspicious/noExplicitAny: migrations are untyped by design
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('login_failures')

@@ -14,7 +14,6 @@ const TABLES = ['fault_codes', 'fault_code_causes', 'fault_code_symptoms', 'faul
  */
 export function droppableNaturalKeysMigration(dialect: Dialect) {
   return {
-    // biome-ignore lint/suspicious/noExplicitAny: migrations are untyped by design
     async up(db: Kysely<any>) {
       if (dialect !== 'sqlite') return;
       for (const table of TABLES) {

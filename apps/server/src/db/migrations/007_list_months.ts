@@ -26,7 +26,6 @@ const monthOf = (ref: string) => `substr(${ref}, 1, 7)`;
 
 export function listMonthsMigration(dialect: Dialect) {
   return {
-    // biome-ignore lint/suspicious/noExplicitAny: migrations are untyped by design
     async up(db: Kysely<any>) {
       const postgres = dialect === 'postgres';
       await db.schema
@@ -76,7 +75,6 @@ export function listMonthsMigration(dialect: Dialect) {
   };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: as above
 async function sqliteTriggers(db: Kysely<any>, table: string, order: string, columns: string[]) {
   const apply = (alias: 'new' | 'old', sign: 1 | -1) => {
     const month = monthOf(`${alias}."${order}"`);
@@ -103,7 +101,6 @@ async function sqliteTriggers(db: Kysely<any>, table: string, order: string, col
     .execute(db);
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: as above
 async function postgresTriggers(db: Kysely<any>, table: string, order: string, columns: string[]) {
   // As in 004: one statement's rows summed first (per value: its months as one object), each
   // counter row touched once, in one order.

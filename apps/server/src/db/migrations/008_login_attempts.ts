@@ -9,7 +9,6 @@ import type { Dialect } from '../database.ts';
  */
 export function loginAttemptsMigration(dialect: Dialect) {
   return {
-    // biome-ignore lint/suspicious/noExplicitAny: migrations are untyped by design
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('login_attempts')

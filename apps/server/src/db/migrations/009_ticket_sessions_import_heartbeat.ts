@@ -8,7 +8,6 @@ import type { Kysely } from 'kysely';
  */
 export function ticketSessionsMigration() {
   return {
-    // biome-ignore lint/suspicious/noExplicitAny: migrations are untyped by design
     async up(db: Kysely<any>) {
       await db.schema
         .alterTable('download_tickets')
