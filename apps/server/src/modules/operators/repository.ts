@@ -139,7 +139,7 @@ export function revokeInvitation(db: Executor, id: number) {
 const normaliseCode = (code: string) => code.trim().toUpperCase();
 
 /** Issues a one-time reset code for 24 hours; earlier unused codes of the operator stop working. */
-export async function issuePasswordReset(db: Executor, operatorId: number, createdBy: number) {
+export async function issuePasswordReset(db: Executor, operatorId: number, createdBy: number | null) {
   const now = isoNow();
   await db
     .updateTable('password_resets')
