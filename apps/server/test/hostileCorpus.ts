@@ -406,7 +406,25 @@ export const HOSTILE_FILES: HostileFile[] = [
         sheet: sheet(`${HEADER}<row r="2">${inline('A2', 'A\u0000B')}${inline('B2', 'P0001')}</row>`),
       }),
   },
+  {
+    name: '3,000,000 empty shared texts (15 MB, under the ratio floor)',
+    fileName: 'shared-many.xlsx',
+    kind: 'excel',
+    message: /no data rows/,
+    make: () =>
+      workbook({
+        sheet: sheet(`<row r="1"><c r="A1" t="s"><v>2999999</v></c></row>`),
+        strings: strings('<si/>'.repeat(3_000_000)),
+      }),
+  },
   // Missing parts.
+  {
+    name: 'cells that refer to shared texts in a workbook without them',
+    fileName: 'missing-strings.xlsx',
+    kind: 'excel',
+    message: /missing shared text/,
+    make: () => workbook({ sheet: sheet(`<row r="1"><c r="A1" t="s"><v>0</v></c></row>`) }),
+  },
   {
     name: 'a workbook whose sheet part is missing',
     fileName: 'missing-sheet.xlsx',

@@ -1,8 +1,14 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { Held } from '../src/import/bounds.ts';
 import { CsvRecords } from '../src/import/csv.ts';
+import { openWorkbook } from '../src/import/open.ts';
+import type { SheetRow } from '../src/import/workbook.ts';
 import { decodeEntities } from '../src/import/xml.ts';
+import { handWrittenWorkbook } from './fixtures/uploads.ts';
 
 /** Small parts of the upload readers (issue 9): a deterministic pseudo-random source for each. */
 function random(seed: number) {
@@ -101,5 +107,33 @@ describe('decodeEntities', () => {
     // The old decoder looked for the ; from every &: 400,000 of them took over a minute.
     expect(time(400_000)).toBeLessThan(1000);
     expect(decodeEntities('&amp;&lt;&#233;&#x1F600;&bogus;&&amp;')).toBe('&<é😀&bogus;&&');
+  });
+});
+
+describe('the .xlsx reader', () => {
+  it('reads on past runs of empty rows and empty shared texts longer than a row may be', async () => {
+    const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+    // 150,000 formatted empty rows (~6 MB without one </row>) between the header and the data,
+    // and 1,000,000 empty shared texts (5 MB of <si/>, no </si>) before the ones the cells use.
+    const empty = Array.from(
+      { length: 150_000 },
+      (_, i) => `<row r="${i + 2}" spans="1:2" ht="20" customHeight="1"/>`,
+    );
+    const sheet = `<worksheet xmlns="${NS}"><sheetData><row r="1"><c r="A1" t="s"><v>1000000</v></c></row>${empty.join('')}<row r="150002"><c r="A150002" t="s"><v>1000001</v></c><c r="B150002"><v>7</v></c></row></sheetData></worksheet>`;
+    const strings = `<sst xmlns="${NS}">${'<si/>'.repeat(1_000_000)}<si><t>Code</t></si><si><t>A-1</t></si></sst>`;
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'obd-reader-')), 'runs.xlsx');
+    fs.writeFileSync(file, await handWrittenWorkbook(sheet, strings));
+    try {
+      const workbook = await openWorkbook(file, 'runs.xlsx', ['xlsx']);
+      const rows: SheetRow[] = [];
+      for await (const batch of workbook.read(workbook.sheetNames[0] as string).rows) rows.push(...batch);
+      await workbook.close();
+      expect(rows.map((r) => ({ row: r.row, cells: [...r.cells] }))).toEqual([
+        { row: 1, cells: ['Code'] },
+        { row: 150_002, cells: ['A-1', '7'] },
+      ]);
+    } finally {
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
   });
 });

@@ -53,6 +53,8 @@ const MAX_SHARED_STRINGS_BYTES = 512 * 1024 * 1024;
  * under 1 MB. Its bytes are parsed in one step, so the bound is also how long a step can take.
  */
 const MAX_RUN_BYTES = 4 * 1024 * 1024;
+/** Bytes held without an end tag after which a run of empty elements (`<row r="9"/>`) is looked for. */
+const LOOK_FOR_EMPTY_BYTES = 1024 * 1024;
 /** Bytes before the root element (the XML declaration and comments): Excel writes ~60. */
 const MAX_PROLOGUE_BYTES = 256 * 1024;
 
@@ -216,6 +218,20 @@ export function readSheetPart(zip: ZipArchive, part: string, name: string, sst: 
       const closeRow = parser.closeRow as Buffer;
       const { bytes, cut } = held.push(chunk, closeRow);
       if (!bytes) {
+        if (held.length > LOOK_FOR_EMPTY_BYTES) {
+          // A run of empty rows (`<row r="9" ht="20"/>`) has no `</row>`: parse up to its last one.
+          const all = held.take();
+          const end = lastEmptyElement(all, 'row');
+          if (end > 0) {
+            const out: SheetRow[] = [];
+            parser.parse(all, 0, end, out);
+            held.push(all.subarray(end), null);
+            if (out.length > 0) yield out;
+            await slice.pause();
+            continue;
+          }
+          held.push(all, null);
+        }
         if (held.length > MAX_RUN_BYTES) {
           // No row end in 4 MB: past the last row (merged cells, links) or a row no program writes.
           const all = held.take();
@@ -364,6 +380,50 @@ function skipSpecial(b: Buffer, i: number, end: number): number {
   return at + close.length;
 }
 
+/**
+ * The end of the last empty element of that local name (`<row r="9"/>`, `<si/>`), any prefix,
+ * before the first one left open, or -1. `b` starts outside such elements and holds no end tag
+ * of one; what precedes the result is then whole elements, a place where parsing can stop.
+ * Linear: every `<` is looked at once, quoted attribute values are skipped.
+ */
+function lastEmptyElement(b: Buffer, local: string): number {
+  const name = Buffer.from(local);
+  let found = -1;
+  let i = 0;
+  for (;;) {
+    i = b.indexOf(LT, i);
+    if (i < 0 || i + 1 >= b.length) return found;
+    const first = b[i + 1];
+    if (first === SLASH || first === 33 || first === 63) {
+      i += 2;
+      continue;
+    }
+    let j = i + 1;
+    let start = j;
+    while (j < b.length) {
+      const c = b[j] as number;
+      if (c === COLON) start = j + 1;
+      else if (c <= 32 || c === GT || c === SLASH) break;
+      j++;
+    }
+    if (j - start !== name.length || b.compare(name, 0, name.length, start, j) !== 0) {
+      i = j;
+      continue;
+    }
+    let k = j;
+    while (k < b.length && b[k] !== GT) {
+      if (b[k] === QUOTE || b[k] === APOS) {
+        k = b.indexOf(b[k] as number, k + 1);
+        if (k < 0) return found;
+      }
+      k++;
+    }
+    if (k >= b.length || b[k - 1] !== SLASH) return found; // open: what follows is inside it
+    found = k + 1;
+    i = found;
+  }
+}
+
 /** The namespace prefix of the root element (`x:` in `<x:worksheet>`), or ''. */
 function rootPrefix(b: Buffer): string | undefined {
   let i = 0;
@@ -416,6 +476,13 @@ export async function readSharedStrings(zip: ZipArchive, part: string): Promise<
     } else {
       const { bytes, cut } = held.push(chunk, closeSi);
       if (bytes) take(bytes, cut);
+    }
+    if (held.length > LOOK_FOR_EMPTY_BYTES) {
+      // A run of empty texts (`<si/>`) has no `</si>`: parse up to its last one.
+      const all = held.take();
+      const end = lastEmptyElement(all, 'si');
+      if (end > 0) take(all, end);
+      else held.push(all, null);
     }
     if (held.length > MAX_RUN_BYTES) throw corruptWorkbook('a shared text is longer than 4 MB');
     await slice.pause();
