@@ -58,7 +58,8 @@ export function authRoutes(app: FastifyInstance, db: Db) {
       // A disabled operator gets the generic answer too: the message tells nobody which it was.
       if (!operator || !ok || operator.disabled_at) {
         const reason = !operator ? 'unknown-email' : !ok ? 'wrong-password' : 'disabled';
-        await recordAudit(db.kysely, actorOf(request, operator?.id ?? null), {
+        // Nobody proved who they are: the event names no operator, only the e-mail typed.
+        await recordAudit(db.kysely, actorOf(request, null), {
           action: 'sign-in-failed',
           target: request.body.email.trim().slice(0, 254),
           details: { email: request.body.email.slice(0, 254), reason },

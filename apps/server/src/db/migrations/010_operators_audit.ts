@@ -17,13 +17,11 @@ import { postgresStatementTriggers } from './004_list_counts.ts';
  *   few hundred rows instead of a count of a million (`modules/audit/repository.ts`).
  */
 export function operatorsAuditMigration(dialect: Dialect) {
-  // biome-ignore lint/suspicious/noExplicitAny: migrations are untyped by design
   const serialId = <T extends CreateTableBuilder<any, any>>(t: T) =>
     dialect === 'postgres'
       ? t.addColumn('id', 'serial', (c) => c.primaryKey())
       : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
   return {
-    // biome-ignore lint/suspicious/noExplicitAny: migrations are untyped by design
     async up(db: Kysely<any>) {
       await db.schema.alterTable('operators').addColumn('disabled_at', 'text').execute();
       await db.schema.alterTable('operators').addColumn('last_seen_at', 'text').execute();
