@@ -7,6 +7,7 @@ import { Held } from '../src/import/bounds.ts';
 import { CsvRecords } from '../src/import/csv.ts';
 import { openWorkbook } from '../src/import/open.ts';
 import type { SheetRow } from '../src/import/workbook.ts';
+import { xlsxWorkerOptions } from '../src/import/xlsxWorkers.ts';
 import { decodeEntities } from '../src/import/xml.ts';
 import { handWrittenWorkbook } from './fixtures/uploads.ts';
 
@@ -111,6 +112,46 @@ describe('decodeEntities', () => {
 });
 
 describe('the .xlsx reader', () => {
+  const readAll = async (data: Buffer) => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'obd-reader-')), 'book.xlsx');
+    fs.writeFileSync(file, data);
+    try {
+      const workbook = await openWorkbook(file, 'book.xlsx', ['xlsx']);
+      const rows: { row: number; cells: Record<string, string | undefined> }[] = [];
+      for await (const batch of workbook.read(workbook.sheetNames[0] as string).rows) {
+        for (const r of batch) rows.push({ row: r.row, cells: { ...r.cells } });
+      }
+      await workbook.close();
+      return rows;
+    } finally {
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
+  };
+
+  it('hands rows with a cell at column XFD from a worker thread as the main thread reads them', async () => {
+    const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+    const rows = Array.from(
+      { length: 3000 },
+      (_, i) =>
+        `<row r="${i + 1}"><c r="A${i + 1}"><v>${i}</v></c>${i % 3 ? `<c r="XFD${i + 1}" t="inlineStr"><is><t>far ${i}</t></is></c>` : ''}</row>`,
+    );
+    const data = await handWrittenWorkbook(
+      `<worksheet xmlns="${NS}"><sheetData>${rows.join('')}</sheetData></worksheet>`,
+    );
+    const onMain = await readAll(data);
+    const minBytes = xlsxWorkerOptions.minBytes;
+    const reads = xlsxWorkerOptions.reads;
+    xlsxWorkerOptions.minBytes = 0;
+    try {
+      expect(await readAll(data)).toEqual(onMain);
+      expect(xlsxWorkerOptions.reads).toBe(reads + 1);
+    } finally {
+      xlsxWorkerOptions.minBytes = minBytes;
+    }
+    expect(onMain).toHaveLength(3000);
+    expect(onMain[1]).toEqual({ row: 2, cells: { 0: '1', 16383: 'far 1' } });
+  });
+
   it('reads on past runs of empty rows and empty shared texts longer than a row may be', async () => {
     const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
     // 150,000 formatted empty rows (~6 MB without one </row>) between the header and the data,
