@@ -271,19 +271,16 @@ function plan(
  * `base` selects from the table; `select` adds
  * the columns and the order (the table's sort column descending, then id descending).
  */
-export async function countedPage<Q extends { page: number; limit: number }, R>(
+export async function countedPage<T extends CountedTableName, Q extends { page: number; limit: number }, R>(
   db: Kysely<Database>,
   dialect: Dialect,
-  table: CountedTableName,
+  table: T,
   rules: FilterRules<Q>,
   query: Q,
-  // biome-ignore lint/suspicious/noExplicitAny: the table's query builder, typed by the caller
-  base: () => SelectQueryBuilder<any, any, object>,
-  // biome-ignore lint/suspicious/noExplicitAny: as above
-  select: (q: SelectQueryBuilder<any, any, object>) => SelectQueryBuilder<any, any, R>,
+  base: () => SelectQueryBuilder<Database, T, object>,
+  select: (q: SelectQueryBuilder<Database, T, object>) => SelectQueryBuilder<Database, T, R>,
 ): Promise<Page<R>> {
-  const ruleWhere = (eb: ExpressionBuilder<object, never>) =>
-    whereFilters(eb as never, dialect, rules, query);
+  const ruleWhere = (eb: ExpressionBuilder<Database, T>) => whereFilters(eb, dialect, rules, query);
   const filter = singleFilter(rules, query);
   const offset = (query.page - 1) * query.limit;
   const order = COUNTED_LISTS[table].counted.order;
@@ -295,7 +292,7 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
       // are best found through the filter's own index and sorted: PostgreSQL, misjudging how
       // many plates match, walked the whole time index instead (2.6 s for 738 of 1,000,000
       // special-function runs); an order it cannot take from that index keeps it off it.
-      let onePass = select(base().where(ruleWhere as never));
+      let onePass = select(base().where(ruleWhere));
       if (dialect === 'postgres')
         onePass = onePass
           .clearOrderBy()
@@ -310,7 +307,7 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
         total: Number(counted[0]?.total_rows ?? 0),
       };
     }
-    return fetchPage(base().where(ruleWhere as never), select, query);
+    return fetchPage(base().where(ruleWhere), select, query);
   }
   const parallel = filter === null || filter?.rule.match === 'exact' || filter?.rule.match === 'flag';
   if (dialect === 'postgres' && offset === 0 && parallel) {
@@ -318,9 +315,7 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
     // indexes): ask for both at once, on two pooled connections.
     const [p, page] = await Promise.all([
       planned(),
-      select(base().where(ruleWhere as never))
-        .limit(query.limit)
-        .execute(),
+      select(base().where(ruleWhere)).limit(query.limit).execute(),
     ]);
     return { rows: page as R[], total: p.total };
   }
@@ -333,7 +328,7 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
     dialect === 'postgres' && filter?.rule.match === 'contains' && String(filter.value).length < 3;
   const walk = p.walk || shortFragment;
   const condition = p.where?.(walk);
-  let q = condition ? base().where(() => condition) : base().where(ruleWhere as never);
+  let q = condition ? base().where(() => condition) : base().where(ruleWhere);
   let skip = offset;
   let olderEndOf: [string, number] | undefined;
   if (p.days && walk && (offset > 0 || filter?.rule.match === 'atMost')) {
@@ -356,7 +351,7 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
       // above `bound`; every row of this day or an earlier one sorts below it. (Month buckets
       // are the first seven characters: the same holds.)
       const upper = bound;
-      q = q.where((eb) => eb(eb.ref(order), '<', upper));
+      q = q.where(sql<SqlBool>`${sql.ref(order)} < ${upper}`);
       skip = offset - after;
     }
     // The page lies in the older half of the bucket holding it (a month holds ~19,000 of the
@@ -380,12 +375,17 @@ export async function countedPage<Q extends { page: number; limit: number }, R>(
         .then((r) => (direction === 'asc' ? r.reverse() : r));
     }
     if (from === 0 && direction === 'desc') return select(q).limit(limit).execute();
-    const ids = q.select('id').orderBy(order, direction).orderBy('id', direction).limit(limit).offset(from);
-    return select(base().where('id', 'in', ids)).execute();
+    const ids = q
+      .select(sql.ref<number>('id').as('id'))
+      .orderBy(sql.ref(order), direction)
+      .orderBy(sql.ref('id'), direction)
+      .limit(limit)
+      .offset(from);
+    return select(base().where((eb) => eb(sql.ref<number>('id'), 'in', ids))).execute();
   };
   if (olderEndOf) {
     const [first, n] = olderEndOf;
-    q = q.where((eb) => eb(eb.ref(order), '>=', first));
+    q = q.where(sql<SqlBool>`${sql.ref(order)} >= ${first}`);
     return { rows: (await pageOf('asc', query.limit, n - skip - query.limit)) as R[], total: p.total };
   }
   if (skip === offset && offset > p.total / 2) {
