@@ -119,7 +119,7 @@ describe('the .xlsx reader', () => {
       const workbook = await openWorkbook(file, 'book.xlsx', ['xlsx']);
       const rows: { row: number; cells: Record<string, string | undefined> }[] = [];
       for await (const batch of workbook.read(workbook.sheetNames[0] as string).rows) {
-        for (const r of batch) rows.push({ row: r.row, cells: { ...r.cells } });
+        for (const r of batch) rows.push({ row: r.row, cells: Object.fromEntries(Object.entries(r.cells)) });
       }
       await workbook.close();
       return rows;
