@@ -1,5 +1,6 @@
 import { Button } from '@mantine/core';
 import { useState } from 'react';
+import { ApiError } from '../lib/api.ts';
 import { startDownload } from '../lib/download.ts';
 import type { ListExport } from './declaration.ts';
 
@@ -32,7 +33,9 @@ export function ExportButton({
       await startDownload({ list: exportAs.list, format: exportAs.format, query: filters });
     } catch (error) {
       console.error(`${exportAs.list}: download failed`, error);
-      window.alert(exportAs.failedMessage ?? DOWNLOAD_FAILED);
+      // Too many downloads at once: the server's sentence says what to do (wait for one to end).
+      const busy = error instanceof ApiError && error.status === 429 && error.isServerMessage;
+      window.alert(busy ? error.message : (exportAs.failedMessage ?? DOWNLOAD_FAILED));
     } finally {
       setStarting(false);
     }

@@ -283,6 +283,21 @@ describe('Cars Scans', { timeout: 20_000 }, () => {
     expect(tab.close).toHaveBeenCalled();
   });
 
+  it("says the server's sentence when too many downloads are running", async () => {
+    const busy =
+      'You already have 3 downloads running. Wait for one of them to finish, then start this one again.';
+    scansServer((call) =>
+      call.url.pathname === '/api/exports'
+        ? jsonResponse({ error: busy, code: 'RATE_LIMITED' }, 429)
+        : undefined,
+    );
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
+    renderRoutes(routes, '/ObdScanReport');
+    await screen.findByRole('table', { name: 'Scan Details' });
+    fireEvent.click(screen.getByRole('button', { name: 'Download Excel' }));
+    await waitFor(() => expect(alert).toHaveBeenCalledWith(busy));
+  });
+
   it("shows 'Failed to fetch scan report' when the list fails", async () => {
     scansServer(() => jsonResponse({ error: 'Nope', code: 'BAD_REQUEST' }, 400));
     renderRoutes(routes, '/ObdScanReport');
