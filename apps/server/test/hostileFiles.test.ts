@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readingLimits } from '../src/import/bounds.ts';
+import { xlsxWorkerOptions } from '../src/import/xlsxWorkers.ts';
 import { multipart, xlsx } from './fixtures/uploads.ts';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
 import { HOSTILE_FILES, type HostileFile } from './hostileCorpus.ts';
@@ -144,6 +145,38 @@ describe.each(DIALECTS)('hostile upload files on %s', (dialect) => {
       await expectRefused(file);
     });
   }
+
+  it('answers the same when the sheets are read in a worker thread', async () => {
+    const minBytes = xlsxWorkerOptions.minBytes;
+    xlsxWorkerOptions.minBytes = 0;
+    const reads = xlsxWorkerOptions.reads;
+    try {
+      for (const name of [
+        'far-column.xlsx',
+        'far-row.xlsx',
+        'deep-cell.xlsx',
+        'nul-cell.xlsx',
+        'amp-flood.xlsx',
+      ]) {
+        const file = HOSTILE_FILES.find((f) => f.fileName === name) as HostileFile;
+        const { res, slowestHealth } = await uploadWatched('/api/uplodeactivationcode', {
+          name,
+          data: file.make(),
+        });
+        expect(res.statusCode, res.body).toBe(400);
+        if (file.message) expect(res.json().message).toMatch(file.message);
+        expect(slowestHealth, `${name}: /api/health waited ${Math.round(slowestHealth)} ms`).toBeLessThan(
+          100,
+        );
+      }
+      expect(xlsxWorkerOptions.reads).toBeGreaterThan(reads);
+    } finally {
+      xlsxWorkerOptions.minBytes = minBytes;
+    }
+    const stored = await t.db.kysely.selectFrom('activation_codes').select('code').execute();
+    expect(stored).toEqual([]);
+    expect(leftovers()).toEqual([]);
+  });
 
   it('stops reading a file that costs more than its time budget, with a sentence', async () => {
     const rows = [
