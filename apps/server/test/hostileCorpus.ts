@@ -453,6 +453,18 @@ export const HOSTILE_FILES: HostileFile[] = [
       }),
   },
   {
+    name: "2,000,000 elements nested in one cell (the finding's file)",
+    fileName: 'deeper-cell.xlsx',
+    kind: 'excel',
+    message: DAMAGED_XLSX,
+    make: () =>
+      workbook({
+        sheet: sheet(
+          `<row r="1"><c r="A1" t="inlineStr"><is>${'<r>'.repeat(2_000_000)}<t>x</t>${'</r>'.repeat(2_000_000)}</is></c></row>`,
+        ),
+      }),
+  },
+  {
     name: '500,000 elements nested in one shared text',
     fileName: 'deep-shared.xlsx',
     kind: 'excel',
