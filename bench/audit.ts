@@ -11,6 +11,7 @@
  * BENCH_AUDIT_REQUESTS sets the timed requests per case (default 100); BENCH_AUDIT_EVENTS the volume
  * (default 1,000,000).
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -38,6 +39,12 @@ export const AUDIT_CASES = [
   `from=${daysAgo(7)}`,
   `to=${daysAgo(300)}`,
 ];
+
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc, 10 ms ticks). */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
 async function ensurePostgresDatabase(url: string) {
   const target = new URL(url);
@@ -84,8 +91,12 @@ export async function benchAudit(databaseUrl: string): Promise<string[]> {
     for (const query of AUDIT_CASES) {
       const url = `${server.url}/api/audit?${query}`;
       const total = ((await (await fetch(url, { headers })).json()) as { total: number }).total;
+      const pid = server.process.pid ?? 0;
+      const cpuBefore = cpuMs(pid);
       const s = await latency(url, headers, REQUESTS, 10);
-      const line = `${(query || '(no filter)').padEnd(70)} total ${String(total).padStart(9)}  p50 ${String(s.p50).padStart(5)} ms  p95 ${String(s.p95).padStart(5)} ms  p99 ${String(s.p99).padStart(5)} ms`;
+      // The server's own CPU per request hardly depends on what else the shared machine runs.
+      const cpu = ((cpuMs(pid) - cpuBefore) / (REQUESTS + 10)).toFixed(1);
+      const line = `${(query || '(no filter)').padEnd(70)} total ${String(total).padStart(9)}  p50 ${String(s.p50).padStart(5)} ms  p95 ${String(s.p95).padStart(5)} ms  p99 ${String(s.p99).padStart(5)} ms  server CPU ${cpu.padStart(4)} ms/request`;
       console.log(line);
       lines.push(line);
     }

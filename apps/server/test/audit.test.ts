@@ -8,6 +8,7 @@ describe.each(DIALECTS)('audit log on %s', (dialect) => {
   let t: TestContext;
   let admin: Awaited<ReturnType<typeof signedIn>>;
   let others: Awaited<ReturnType<typeof signedIn>>[];
+  const rareIds: number[] = [];
   /** Midnight UTC a few days ago: the synthetic events lie around it, on whole and partial days. */
   const base = Math.floor(Date.now() / DAY) * DAY - 20 * DAY;
 
@@ -28,6 +29,34 @@ describe.each(DIALECTS)('audit log on %s', (dialect) => {
       user_agent: 'seed',
     }));
     await t.db.kysely.insertInto('audit_events').values(rows).execute();
+    // Two operators with few events: an e-mail fragment matching both reads each one's index.
+    for (const name of ['rare-one', 'rare-two']) {
+      const rare = await t.db.kysely
+        .insertInto('operators')
+        .values({
+          email: `${name}@rare.example.org`,
+          password_hash: 'x',
+          role: 'viewer',
+          created_at: iso(base),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      rareIds.push(rare.id);
+      await t.db.kysely
+        .insertInto('audit_events')
+        .values(
+          Array.from({ length: 9 }, (_, i) => ({
+            at: new Date(base + i * 7 * 3_600_000 + (name === 'rare-one' ? 0 : 1_800_000)).toISOString(),
+            operator_id: rare.id,
+            action: 'export',
+            target: 'scans',
+            details: '{}',
+            address: null,
+            user_agent: null,
+          })),
+        )
+        .execute();
+    }
   });
   afterAll(() => t.close());
 
@@ -77,6 +106,7 @@ describe.each(DIALECTS)('audit log on %s', (dialect) => {
       [`operator=${encodeURIComponent(editorEmail)}`, { operatorIds: [others[0]?.operator.id as number] }],
       // Matches every operator of this file: several ids.
       ['operator=%40example.com', { operatorIds: [admin.operator.id, ...others.map((o) => o.operator.id)] }],
+      ['operator=rare-', { operatorIds: rareIds }],
       ['target=scans', { target: 'scans' }],
       ['target=invitation%20%233', { target: 'invitation #3' }],
       ['target=nothing', { target: 'nothing' }],
