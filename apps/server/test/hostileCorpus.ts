@@ -196,6 +196,17 @@ export const HOSTILE_FILES: HostileFile[] = [
     make: () => workbook({ sheet: sheet(`<row r="1">${inline('XFE1', 'ActivationCode')}</row>`) }),
   },
   {
+    // Column 321,272,406: every per-row loop over the cells walked that many empty slots.
+    name: 'a cell at column ZZZZZZ',
+    fileName: 'far-far-column.xlsx',
+    kind: 'excel',
+    message: /past column XFD/,
+    make: () =>
+      workbook({
+        sheet: sheet(`<row r="1">${inline('A1', 'x')}${inline('ZZZZZZ1', 'ActivationCode')}</row>`),
+      }),
+  },
+  {
     name: 'a cell at column AAAAAAAAAAAAAAA (an overflowing reference)',
     fileName: 'overflow-column.xlsx',
     kind: 'excel',
