@@ -23,6 +23,13 @@ declare module 'fastify' {
 
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2 };
 
+/** Whether an operator of role `has` may do what needs role `needs`. */
+export const hasRole = (has: Role, needs: Role) => RANK[has] >= RANK[needs];
+
+/** The 403 sentence of an operator whose role is short of the one needed. */
+export const needsRole = (needs: Role, has: Role) =>
+  forbidden(`This needs the ${needs} role; your account is a ${has}. Ask an admin.`);
+
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   const match = header && /^Bearer\s+(\S+)$/i.exec(header);
@@ -67,9 +74,7 @@ export function registerAuthentication(app: FastifyInstance, db: Db) {
     }
     request.operator = operator;
     const needed = config.role;
-    if (needed && RANK[operator.role] < RANK[needed]) {
-      throw forbidden(`This needs the ${needed} role; your account is a ${operator.role}. Ask an admin.`);
-    }
+    if (needed && !hasRole(operator.role, needed)) throw needsRole(needed, operator.role);
   });
 }
 
