@@ -381,6 +381,9 @@ describe.each(DIALECTS)('operators, invitations, sessions and password resets on
       address: expect.stringMatching(/^10\.60\./),
     });
     expect(current).toBeTruthy();
+    // Each session sees itself as the current one (the answer is not shared through the cache).
+    const fromOther = (await as(otherHeaders).get('/api/me/sessions')).json().sessions;
+    expect(fromOther.find((s: { current: boolean }) => s.current)?.id).toBe(theOther.id);
     // Someone else's session is not mine to end.
     const mine = await as(admin.headers).del(`/api/me/sessions/${theOther.id}`);
     expect(mine.statusCode).toBe(404);
