@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
 import { purgeAccountRecords } from '../src/lib/housekeeping.ts';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
 
@@ -216,6 +217,36 @@ describe.each(DIALECTS)('audit log on %s', (dialect) => {
   it('has no route that changes or deletes events', () => {
     const writes = t.app.registeredRoutes.filter((r) => r.url.startsWith('/api/audit') && r.method !== 'GET');
     expect(writes).toEqual([]);
+  });
+
+  it('reads the retention from AUDIT_RETENTION_DAYS (365 unless set)', () => {
+    expect(loadConfig({}).auditRetentionDays).toBe(365);
+    expect(loadConfig({ AUDIT_RETENTION_DAYS: '90' }).auditRetentionDays).toBe(90);
+    for (const bad of ['0', '-1', '1.5', 'forever'])
+      expect(() => loadConfig({ AUDIT_RETENTION_DAYS: bad })).toThrow(/AUDIT_RETENTION_DAYS must be/);
+  });
+
+  it('purges password-reset codes past their expiry, used or not', async () => {
+    const now = Date.now();
+    const reset = (name: string, expiresIn: number, used: boolean) =>
+      t.db.kysely
+        .insertInto('password_resets')
+        .values({
+          code_hash: name,
+          operator_id: admin.operator.id,
+          created_by: null,
+          created_at: iso(now - DAY),
+          expires_at: iso(now + expiresIn),
+          used_at: used ? iso(now - 1000) : null,
+        })
+        .execute();
+    await reset('open', 3_600_000, false);
+    await reset('lapsed', -3_600_000, false);
+    await reset('used-and-lapsed', -3_600_000, true);
+    const purged = await purgeAccountRecords(t.db, 365, now);
+    expect(purged.passwordResets).toBe(2);
+    const left = await t.db.kysely.selectFrom('password_resets').select('code_hash').execute();
+    expect(left.map((r) => r.code_hash)).toEqual(['open']);
   });
 
   it('drops events past the retention in the purge, and the totals stay exact', async () => {
