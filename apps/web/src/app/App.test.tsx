@@ -89,6 +89,8 @@ describe('layout', { timeout: 20_000 }, () => {
     renderRoutes(ROUTES, '/FaultCodeList');
 
     const sidebar = await screen.findByRole('navigation', { name: 'Main navigation' });
+    // The admin's screens join once the role is known.
+    await within(sidebar).findByRole('link', { name: 'Audit log' });
     const links = within(sidebar).getAllByRole('link');
     expect(links.map((link) => link.textContent)).toEqual([
       'Users Table',
@@ -114,12 +116,35 @@ describe('layout', { timeout: 20_000 }, () => {
       'Activation Codes Uploader',
       'Import History',
       'API',
+      'Operators',
+      'Audit log',
     ]);
     expect(links.map((link) => link.getAttribute('href'))).toContain('/SpecilaFunction');
     const current = within(sidebar).getByRole('link', { current: 'page' });
     expect(current.textContent).toBe('Fault Code List');
     expect(await screen.findByText('admin@example.com')).toBeTruthy();
+    expect(screen.getByLabelText('Role: Admin')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'My account' }).getAttribute('href')).toBe('/account');
     expect(screen.getByRole('button', { name: 'Toggle navigation' })).toBeTruthy();
+  });
+
+  it("leaves an admin's screens out of a viewer's sidebar, and opening one says why", async () => {
+    setToken('token');
+    const viewer = { id: 3, email: 'viewer@example.com', role: 'viewer' as const };
+    const calls = fakeServer((call) => (call.url.pathname === '/api/me' ? jsonResponse(viewer) : undefined));
+    renderRoutes(ROUTES, '/Operators');
+
+    expect(await screen.findByText('The Operators screen needs the admin role')).toBeTruthy();
+    expect(screen.getByLabelText('Role: Viewer')).toBeTruthy();
+    const sidebar = screen.getByRole('navigation', { name: 'Main navigation' });
+    const labels = within(sidebar)
+      .getAllByRole('link')
+      .map((link) => link.textContent);
+    expect(labels).toContain('Import History');
+    expect(labels).not.toContain('Operators');
+    expect(labels).not.toContain('Audit log');
+    // Nothing of the admin's screen was asked for.
+    expect(calls.some((call) => call.url.pathname === '/api/operators')).toBe(false);
   });
 
   it('highlights the list of a detail route in the sidebar', async () => {

@@ -1,20 +1,27 @@
-import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
+import { AppShell, Badge, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import type { Role } from '@obd/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
+import { ACCOUNT_PATH } from '../features/account/AccountScreen.tsx';
+import { hasRole, ROLE_LABELS } from '../features/auth/roles.ts';
 import { meQueryOptions, useLogout } from '../features/auth/session.ts';
 import { useRememberedListHref } from '../list/rememberedQueries.ts';
 import classes from './AppLayout.module.css';
 import { type ScreenRoute, SIDEBAR_SCREENS, screenAt } from './screens.tsx';
 
 const PRODUCT_NAME = 'OBD Admin';
+const ME_REFRESH_MS = 60_000;
+const ROLE_COLORS: Record<Role, string> = { viewer: 'gray', editor: 'blue', admin: 'grape' };
 
 /** The shell of every guarded screen: header with the operator and Logout, sidebar, content. */
 export function AppLayout() {
   const [navbarOpened, { toggle: toggleNavbar, close: closeNavbar }] = useDisclosure(false);
   const { pathname } = useLocation();
   const screen = screenAt(pathname);
+  // Screens for a higher role are left out of the sidebar (and out until the role is known).
+  const role = useQuery(meQueryOptions).data?.role;
   // A detail screen keeps its list's link highlighted.
   const activePath = screen?.sidebarParent ?? screen?.path;
 
@@ -63,7 +70,7 @@ export function AppLayout() {
       >
         {/* Native scrolling: 21 links outgrow a short window, and it needs no measuring script. */}
         <AppShell.Section grow p="xs" style={{ overflowY: 'auto' }}>
-          {SIDEBAR_SCREENS.map((item) => (
+          {SIDEBAR_SCREENS.filter((item) => !item.role || hasRole(role, item.role)).map((item) => (
             <SidebarLink key={item.path} screen={item} active={item.path === activePath} />
           ))}
         </AppShell.Section>
@@ -101,9 +108,13 @@ function SidebarLink({ screen, active }: { screen: ScreenRoute; active: boolean 
   );
 }
 
-/** The signed-in operator's email (from xs up) and the Logout button. */
+/**
+ * The signed-in operator's email (from xs up) and role, My account, and the Logout button. Who is
+ * signed in is asked again every minute and when the tab comes back to the front: a tab left open
+ * learns of a role change, and a disabled operator's tab goes to the login page (the 401 does it).
+ */
 function OperatorMenu() {
-  const me = useQuery(meQueryOptions);
+  const me = useQuery({ ...meQueryOptions, refetchInterval: ME_REFRESH_MS, refetchOnWindowFocus: 'always' });
   const logout = useLogout();
   return (
     <Group gap="sm" wrap="nowrap" miw={0}>
@@ -112,6 +123,20 @@ function OperatorMenu() {
           {me.data.email}
         </Text>
       )}
+      {me.data && (
+        <Badge
+          variant="light"
+          color={ROLE_COLORS[me.data.role]}
+          tt="none"
+          visibleFrom="xs"
+          aria-label={`Role: ${ROLE_LABELS[me.data.role]}`}
+        >
+          {ROLE_LABELS[me.data.role]}
+        </Badge>
+      )}
+      <Button component={Link} to={ACCOUNT_PATH} variant="subtle" size="xs">
+        My account
+      </Button>
       <Button variant="default" size="xs" onClick={() => logout.mutate()} disabled={logout.isPending}>
         Logout
       </Button>
@@ -125,7 +150,7 @@ function SignedInAs() {
   if (!me.data) return null;
   return (
     <Text size="sm" c="dimmed" truncate="end">
-      {`Signed in as ${me.data.email}`}
+      {`Signed in as ${me.data.email} (${ROLE_LABELS[me.data.role]})`}
     </Text>
   );
 }

@@ -1,5 +1,6 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { RESET_PASSWORD_PATH, ResetPasswordPage } from '../features/auth/ResetPasswordPage.tsx';
 import { SignupPage } from '../features/auth/SignupPage.tsx';
 import { setUnauthorizedHandler } from '../lib/api.ts';
 import { AppLayout } from './AppLayout.tsx';
@@ -12,6 +13,7 @@ export const ROUTES: RouteObject[] = [
   { path: '/', element: <LoginPage /> },
   { path: '/login', element: <LoginPage /> },
   { path: '/signup', element: <SignupPage /> },
+  { path: RESET_PASSWORD_PATH, element: <ResetPasswordPage /> },
   {
     element: <RequireAuth />,
     children: [

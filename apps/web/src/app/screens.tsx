@@ -1,5 +1,8 @@
+import type { Role } from '@obd/contract';
 import type { ReactNode } from 'react';
+import { ACCOUNT_PATH, AccountScreen } from '../features/account/AccountScreen.tsx';
 import { ApiScreen } from '../features/api/ApiScreen.tsx';
+import { AUDIT_PATHS, auditEventDetails, auditList } from '../features/audit/declarations.tsx';
 import {
   actuationCommands,
   bikeMakeList,
@@ -25,6 +28,8 @@ import {
   usersList,
 } from '../features/operations/declarations.tsx';
 import { actuationDetails, scanDetails, specialFunctionDetails } from '../features/operations/details.tsx';
+import { OPERATORS_SCREEN_PATH } from '../features/operators/declarations.tsx';
+import { OperatorsScreen } from '../features/operators/OperatorsScreen.tsx';
 import {
   IMPORT_HISTORY_PATHS,
   importDetails,
@@ -40,6 +45,7 @@ import { DetailScreen } from '../list/DetailScreen.tsx';
 import type { ListDeclaration } from '../list/declaration.ts';
 import type { DetailDeclaration } from '../list/detail.ts';
 import { ListScreen } from '../list/ListScreen.tsx';
+import { RoleGate } from './RoleGate.tsx';
 
 /** One guarded screen: the router and the sidebar both read this table. */
 export interface ScreenRoute {
@@ -50,6 +56,13 @@ export interface ScreenRoute {
   element: ReactNode;
   /** Detail screens are not in the sidebar; they highlight the link of the list they belong to. */
   sidebarParent?: string;
+  /**
+   * The least role the screen is for: a lesser role does not see it in the sidebar, and opening
+   * its address says why (the server refuses its requests with 403 regardless).
+   */
+  role?: Role;
+  /** Reached another way (the header's My account), not from the sidebar. */
+  hiddenFromSidebar?: boolean;
 }
 
 /** Every guarded screen; the sidebar shows those without `sidebarParent`, in this order (spec §2.2). */
@@ -87,10 +100,20 @@ export const SCREENS: readonly ScreenRoute[] = [
   detailScreen(IMPORT_HISTORY_PATHS.details, importDetails),
   // Not in the spec's sidebar (issue 10): the API's own document, for operators and integrators.
   { path: '/API', label: 'API', element: <ApiScreen /> },
+  // Issue 11: running the dashboard's own accounts, for admins.
+  forRole('admin', 'The Operators screen', {
+    path: OPERATORS_SCREEN_PATH,
+    label: 'Operators',
+    element: <OperatorsScreen />,
+  }),
+  forRole('admin', 'The audit log', listScreen(AUDIT_PATHS.list, auditList)),
+  forRole('admin', 'The audit log', detailScreen(AUDIT_PATHS.details, auditEventDetails)),
+  // Every operator's own account, from the header.
+  { path: ACCOUNT_PATH, label: 'My account', element: <AccountScreen />, hiddenFromSidebar: true },
 ];
 
-/** The screens listed in the sidebar. */
-export const SIDEBAR_SCREENS = SCREENS.filter((screen) => !screen.sidebarParent);
+/** The screens listed in the sidebar (for roles that may use them). */
+export const SIDEBAR_SCREENS = SCREENS.filter((screen) => !screen.sidebarParent && !screen.hiddenFromSidebar);
 
 /** The screen registered for `pathname`, if any. */
 export function screenAt(pathname: string): ScreenRoute | undefined {
@@ -115,5 +138,18 @@ function detailScreen<Rec>(path: string, declaration: DetailDeclaration<Rec>): S
     label: declaration.title,
     element: <DetailScreen key={path} declaration={declaration} />,
     sidebarParent: declaration.listPath,
+  };
+}
+
+/** A screen for `role` and above: lesser roles see why instead (`RoleGate`) and no sidebar entry. */
+function forRole(role: Role, what: string, screen: ScreenRoute): ScreenRoute {
+  return {
+    ...screen,
+    role,
+    element: (
+      <RoleGate needs={role} title={screen.label} reason={`${what} needs the ${role} role`}>
+        {screen.element}
+      </RoleGate>
+    ),
   };
 }

@@ -21,7 +21,7 @@ export function clearToken(): void {
 }
 
 /** Pages that must never be a `next` target: returning to them after sign-in would loop. */
-const AUTH_PATHS = new Set(['/', '/login', '/signup']);
+const AUTH_PATHS = new Set(['/', '/login', '/signup', '/reset-password']);
 
 /**
  * The login address that returns to `next` after sign-in, e.g. `/login?next=/FaultCodeList%3Fpage%3D2`.

@@ -1,7 +1,7 @@
 import { Badge, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { ClientPaging, ClientView } from './clientPaging.ts';
 import { DataTable } from './DataTable.tsx';
-import { type ListDeclaration, type ListSummary, resolveColumns } from './declaration.ts';
+import { type ListDeclaration, type ListExport, type ListSummary, resolveColumns } from './declaration.ts';
 import { ExportButton } from './ExportButton.tsx';
 import { FilterForm } from './FilterForm.tsx';
 import { itemCount } from './format.ts';
@@ -34,14 +34,15 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
       <Group justify="space-between" align="center">
         <Title order={2}>{declaration.title}</Title>
         <Group gap="sm">
-          {declaration.export && (
+          {exportsOf(declaration).map((exportAs) => (
             <ExportButton
-              exportAs={declaration.export}
+              key={exportAs.format}
+              exportAs={exportAs}
               filters={list.state.filters}
               disabled={list.isLoading || status.kind !== 'rows'}
               total={list.total}
             />
-          )}
+          ))}
           {loaded && !display.summary && (
             <Badge size="lg" variant="light" tt="none" aria-live="polite">
               {itemCount(list.pageItemCount)}
@@ -117,6 +118,13 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
       )}
     </Stack>
   );
+}
+
+/** The declaration's downloads, one button each. */
+function exportsOf<Row>(declaration: ListDeclaration<Row>): readonly ListExport[] {
+  const { export: exports } = declaration;
+  if (!exports) return [];
+  return 'list' in exports ? [exports] : exports;
 }
 
 /** Browser-side paging: the search box and 'Items per page' over the rows fetched once. */

@@ -303,8 +303,11 @@ export type ListDeclaration<Row, FilterName extends string = string> = {
   pageSize: number;
   filters: readonly FilterField<FilterName>[];
   messages: ListMessages;
-  /** A download of every row under the searched filters, streamed by the server's export engine. */
-  export?: ListExport;
+  /**
+   * A download of every row under the searched filters, streamed by the server's export engine;
+   * several (e.g. CSV and Excel) give one button each.
+   */
+  export?: ListExport | readonly ListExport[];
   fetching?: ListFetching<Row>;
   display?: ListDisplay;
 } & RowsView<Row>;

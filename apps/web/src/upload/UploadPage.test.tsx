@@ -7,6 +7,8 @@ import { renderRoutes } from '../test/renderRoutes.tsx';
 import { installFakeXhr } from './testing/fakeXhr.ts';
 import { UploadPage } from './UploadPage.tsx';
 
+const EDITOR = { id: 2, email: 'editor@example.com', role: 'editor' as const };
+
 function file(name: string, size = 2048) {
   const f = new File(['code'], name);
   Object.defineProperty(f, 'size', { value: size });
@@ -66,7 +68,9 @@ beforeEach(() => {
 });
 describe('Activation Codes Uploader', () => {
   const render = () =>
-    renderRoutes([{ path: '/up', element: <UploadPage declaration={activationCodesUpload} /> }], '/up');
+    renderRoutes([{ path: '/up', element: <UploadPage declaration={activationCodesUpload} /> }], '/up', {
+      operator: EDITOR,
+    });
 
   it('checks the file before sending: type, size, presence', { timeout: 30_000 }, async () => {
     const requests = installFakeXhr();
@@ -205,7 +209,9 @@ describe('Update commands', () => {
   it('needs a file and a make, and sends the make as sheetName', { timeout: 30_000 }, async () => {
     const requests = installFakeXhr();
     installFakeFetch(() => jsonResponse({ data: [], total: 0 }));
-    renderRoutes([{ path: '/u', element: <UploadPage declaration={updateCommandsUpload} /> }], '/u');
+    renderRoutes([{ path: '/u', element: <UploadPage declaration={updateCommandsUpload} /> }], '/u', {
+      operator: EDITOR,
+    });
     expect(await screen.findByText(/10MB/)).toBeTruthy();
     const select = screen.getByLabelText('Sheet Name (Make) *') as HTMLSelectElement;
     expect(select.options[0]?.textContent).toBe('Select a make/sheet name');
@@ -225,5 +231,25 @@ describe('Update commands', () => {
     await waitFor(() => expect(requests).toHaveLength(1));
     expect(requests[0]?.body?.get('sheetName')).toBe('Honda Bikes');
     expect(requests[0]?.url).toBe('/api/UpdatesCommands');
+  });
+});
+
+describe('a viewer', () => {
+  it('sees why they cannot upload instead of the form, once the server says their role', {
+    timeout: 30_000,
+  }, async () => {
+    const requests = installFakeXhr();
+    const calls = installFakeFetch((call) =>
+      call.url.pathname === '/api/me'
+        ? jsonResponse({ id: 3, email: 'viewer@example.com', role: 'viewer' })
+        : jsonResponse({ error: 'unexpected' }, 500),
+    );
+    renderRoutes([{ path: '/u', element: <UploadPage declaration={updateCommandsUpload} /> }], '/u');
+    expect(await screen.findByText('Uploading needs the editor role')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Update commands', level: 2 })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Upload' })).toBeNull();
+    expect(screen.queryByTestId('file-drop')).toBeNull();
+    expect(calls.map((call) => call.url.pathname)).toEqual(['/api/me']);
+    expect(requests).toHaveLength(0);
   });
 });

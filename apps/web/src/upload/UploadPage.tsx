@@ -1,6 +1,7 @@
 import { Alert, Button, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
 import type { ImportKind, RowProblem } from '@obd/contract';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { RoleGate } from '../app/RoleGate.tsx';
 import type { ResponseSchema } from '../lib/api.ts';
 import { FileDrop } from './FileDrop.tsx';
 import { DuplicateFileWarning, ResultSection, RowProblemsTable } from './ResultViews.tsx';
@@ -45,8 +46,26 @@ export interface UploadDeclaration<Result extends UploadOutcome> {
   statistics: (result: Result) => ReactNode;
 }
 
-/** A whole upload page from its declaration (spec §2.16–2.17, §4, §5, §8; decisions §7). */
+/** The sentence a viewer sees instead of the upload form (the server refuses them with 403 anyway). */
+export const UPLOAD_NEEDS_EDITOR = 'Uploading needs the editor role';
+
+/**
+ * A whole upload page from its declaration (spec §2.16–2.17, §4, §5, §8; decisions §7); a viewer
+ * sees why they cannot upload instead of a form that would fail.
+ */
 export function UploadPage<Result extends UploadOutcome>({
+  declaration,
+}: {
+  declaration: UploadDeclaration<Result>;
+}) {
+  return (
+    <RoleGate needs="editor" title={declaration.title} reason={UPLOAD_NEEDS_EDITOR}>
+      <UploadForm declaration={declaration} />
+    </RoleGate>
+  );
+}
+
+function UploadForm<Result extends UploadOutcome>({
   declaration,
 }: {
   declaration: UploadDeclaration<Result>;

@@ -39,6 +39,10 @@ interface AccountFormProps {
   onSubmit: () => void;
   /** The link to the other screen of the pair. */
   other: { to: string; text: string };
+  /** Another way on, under the first link (login: the password reset page). */
+  alsoLink?: { to: string; text: string };
+  /** A sentence from the screen the operator came from (e.g. 'Your password is changed.'). */
+  notice?: string;
 }
 
 /** The login and sign-up form: email, password, the screen's own fields, failure, button, link. */
@@ -51,6 +55,8 @@ export function AccountForm({
   failure,
   onSubmit,
   other,
+  alsoLink,
+  notice,
 }: AccountFormProps) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -60,6 +66,11 @@ export function AccountForm({
     <AuthLayout title={title}>
       <form onSubmit={submit} aria-label={title}>
         <Stack gap="md">
+          {notice && (
+            <Alert color="green" variant="light" role="status">
+              {notice}
+            </Alert>
+          )}
           <TextInput type="email" label="Email" autoComplete="username" {...field('email')} />
           <PasswordInput label="Password" {...password} {...field('password')} />
           {children}
@@ -76,6 +87,13 @@ export function AccountForm({
               {other.text}
             </Anchor>
           </Text>
+          {alsoLink && (
+            <Text size="sm" ta="center">
+              <Anchor component={Link} to={alsoLink.to}>
+                {alsoLink.text}
+              </Anchor>
+            </Text>
+          )}
         </Stack>
       </form>
     </AuthLayout>

@@ -1,14 +1,18 @@
 import { type LoginBody, sessionResponseSchema } from '@obd/contract';
 import { useMutation } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { apiFetchParsed } from '../../lib/api.ts';
 import { nextPathAfterSignIn } from '../../lib/session.ts';
 import { AccountForm, useAccountFields } from './AccountForm.tsx';
+import { RESET_PASSWORD_PATH } from './ResetPasswordPage.tsx';
 import { useStartSession } from './session.ts';
 
 /** `/` and `/login` (spec §2.3): on success, back to the page in `next`, else the Users Table. */
 export function LoginPage() {
   const [searchParams] = useSearchParams();
+  // A sentence handed over by the page that sent the operator here (the password reset).
+  const { state } = useLocation();
+  const notice = typeof state?.notice === 'string' ? state.notice : undefined;
   const startSession = useStartSession();
   const { values, field } = useAccountFields<LoginBody>({ email: '', password: '' });
 
@@ -27,6 +31,8 @@ export function LoginPage() {
       failure="Login failed"
       onSubmit={() => login.mutate(values)}
       other={{ to: '/signup', text: "Don't have an account? Signup" }}
+      alsoLink={{ to: RESET_PASSWORD_PATH, text: 'Have a reset code from an admin? Reset your password' }}
+      notice={notice}
     />
   );
 }

@@ -6,6 +6,7 @@ import {
   signupStatusSchema,
 } from '@obd/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
 import { apiFetchParsed } from '../../lib/api.ts';
 import { HOME_PATH } from '../../lib/session.ts';
 import { AccountForm, useAccountFields } from './AccountForm.tsx';
@@ -13,11 +14,17 @@ import { useStartSession } from './session.ts';
 
 /**
  * `/signup` (decisions §4): the first operator needs no invitation and becomes admin; after that the
- * server asks for an invitation code, and the field appears.
+ * server asks for an invitation code, and the field appears — filled in from an invitation link.
  */
 export function SignupPage() {
   const startSession = useStartSession();
-  const { values, field } = useAccountFields({ email: '', password: '', invitationCode: '' });
+  // An invitation link (`/signup?code=…`, issue 11) fills the code in.
+  const [searchParams] = useSearchParams();
+  const { values, field } = useAccountFields({
+    email: '',
+    password: '',
+    invitationCode: searchParams.get('code')?.trim() ?? '',
+  });
 
   const signupStatus = useQuery({
     queryKey: ['signup-status'],

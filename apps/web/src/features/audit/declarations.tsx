@@ -1,0 +1,151 @@
+import { Code, Text } from '@mantine/core';
+import {
+  AUDIT_ACTION_LABELS,
+  AUDIT_ACTIONS,
+  AUDIT_PAGE_SIZE,
+  AUDIT_PATH,
+  type AuditEvent,
+  type AuditQuery,
+  auditEventSchema,
+  auditListSchema,
+} from '@obd/contract';
+import { detailsColumn } from '../../list/columns.tsx';
+import { detailTable } from '../../list/DetailScreen.tsx';
+import { defineList, type FilterField, listSource, type QueryFilterName } from '../../list/declaration.ts';
+import type { DetailDeclaration, SummaryField } from '../../list/detail.ts';
+import { cellText, dateTimeColumn, dateTimeText } from '../../list/format.ts';
+import { browserText } from '../account/browser.ts';
+
+/**
+ * The audit log (issue 11, admins only): who did what, newest first, with exact totals; each event
+ * opens its details.
+ */
+
+export const AUDIT_PATHS = { list: '/AuditLog', details: '/AuditLog/details' } as const;
+
+const AUDIT_FILTERS: readonly FilterField<QueryFilterName<AuditQuery>>[] = [
+  {
+    kind: 'select',
+    name: 'action',
+    label: 'Action',
+    options: [
+      { value: '', label: 'All actions' },
+      ...AUDIT_ACTIONS.map((action) => ({ value: action, label: AUDIT_ACTION_LABELS[action] })),
+    ],
+  },
+  { kind: 'text', name: 'operator', label: 'Operator', placeholder: 'e-mail contains' },
+  { kind: 'text', name: 'target', label: 'Target', placeholder: 'exactly as listed' },
+  {
+    kind: 'dateRange',
+    label: 'Period',
+    from: { name: 'from', label: 'From' },
+    to: { name: 'to', label: 'To' },
+  },
+];
+
+/** Who acted: their e-mail, or 'nobody signed in' (a failed sign-in, a reset by code, the command line). */
+const operatorText = (event: AuditEvent) => event.operator_email ?? 'nobody signed in';
+
+/** The few details worth a glance in the list, e.g. 'viewer → editor', 'xlsx, 120 rows'. */
+export function detailsSummary(event: AuditEvent): string {
+  const d = event.details;
+  const str = (key: string) =>
+    typeof d[key] === 'string' || typeof d[key] === 'number' ? String(d[key]) : undefined;
+  switch (event.action) {
+    case 'role-changed':
+      return `${str('from') ?? '?'} → ${str('to') ?? '?'}`;
+    case 'sign-in-failed':
+      return str('reason') ?? '';
+    case 'sign-up':
+    case 'invitation-created':
+    case 'invitation-used':
+    case 'invitation-revoked':
+      return [str('role'), str('email')].filter(Boolean).join(', ');
+    case 'export':
+      return [str('format'), str('rows') === undefined ? undefined : `${str('rows')} rows`, str('outcome')]
+        .filter(Boolean)
+        .join(', ');
+    case 'import':
+      return [str('fileName'), str('outcome')].filter(Boolean).join(', ');
+    case 'operator-disabled':
+    case 'password-reset':
+      return str('sessionsEnded') === undefined ? '' : `${str('sessionsEnded')} sessions ended`;
+    case 'sessions-ended':
+      return str('ended') === undefined ? '' : `${str('ended')} ended`;
+    default:
+      return '';
+  }
+}
+
+export const auditList = defineList({
+  title: 'Audit log',
+  source: listSource(AUDIT_PATH, auditListSchema, 'events'),
+  pageSize: AUDIT_PAGE_SIZE,
+  filters: AUDIT_FILTERS,
+  columns: [
+    dateTimeColumn<AuditEvent, 'at'>('Time', 'at'),
+    { header: 'Operator', cell: operatorText, nowrap: true },
+    { header: 'Action', cell: (event) => AUDIT_ACTION_LABELS[event.action], nowrap: true },
+    { header: 'Target', cell: (event) => cellText(event.target) },
+    { header: 'Details', cell: (event) => detailsSummary(event) },
+    { header: 'Address', cell: (event) => cellText(event.address), nowrap: true },
+    detailsColumn<AuditEvent>(AUDIT_PATHS.details),
+  ],
+  messages: {
+    error: 'Failed to fetch the audit log',
+    emptyFiltered: 'No events found for the specified criteria.',
+    emptyUnfiltered: 'No events recorded yet.',
+  },
+  export: [
+    { list: 'audit', format: 'csv', failedMessage: 'Failed to download the audit log' },
+    { list: 'audit', format: 'xlsx', failedMessage: 'Failed to download the audit log' },
+  ],
+});
+
+const field = (label: string, value: (event: AuditEvent) => unknown): SummaryField<AuditEvent> => ({
+  label,
+  value: (event) => cellText(value(event)),
+});
+
+/** A detail's value: text as it is, anything else as JSON. */
+function DetailValue({ value }: { value: unknown }) {
+  if (value !== null && typeof value === 'object') {
+    return (
+      <Code block style={{ whiteSpace: 'pre-wrap' }}>
+        {JSON.stringify(value, null, 2)}
+      </Code>
+    );
+  }
+  return <Text size="sm">{cellText(value)}</Text>;
+}
+
+type DetailEntry = { name: string; value: unknown };
+
+export const auditEventDetails: DetailDeclaration<AuditEvent> = {
+  title: 'Audit event',
+  endpoint: AUDIT_PATH,
+  schema: auditEventSchema,
+  listPath: AUDIT_PATHS.list,
+  messages: { notFound: 'The audit event was not found.', error: 'Something went wrong' },
+  summary: [
+    field('Event', (event) => `#${event.id}`),
+    field('Time (UTC)', (event) => dateTimeText(event.at)),
+    field('Action', (event) => AUDIT_ACTION_LABELS[event.action]),
+    field('Operator', operatorText),
+    field('Target', (event) => event.target),
+    field('Address', (event) => event.address),
+    field('Browser', (event) => browserText(event.user_agent)),
+    field('User agent', (event) => event.user_agent),
+  ],
+  sections: [
+    detailTable<AuditEvent, DetailEntry>({
+      title: 'Details',
+      rows: (event) => Object.entries(event.details).map(([name, value]) => ({ name, value })),
+      columns: [
+        { header: 'Field', cell: (entry) => entry.name, start: true, nowrap: true },
+        { header: 'Value', cell: (entry) => <DetailValue value={entry.value} />, start: true, prose: true },
+      ],
+      empty: 'No details.',
+    }),
+  ],
+};

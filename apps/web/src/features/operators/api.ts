@@ -1,0 +1,55 @@
+import {
+  INVITATIONS_PATH,
+  type InvitationBody,
+  invitationPath,
+  invitationResponseSchema,
+  OPERATORS_PATH,
+  type OperatorPatch,
+  operatorPasswordResetPath,
+  operatorPath,
+  operatorRowSchema,
+  operatorSessionsPath,
+  passwordResetIssuedSchema,
+  pendingInvitationsSchema,
+  sessionsEndedSchema,
+} from '@obd/contract';
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
+import { apiFetch, apiFetchParsed } from '../../lib/api.ts';
+import { meQueryOptions } from '../auth/session.ts';
+
+/*
+ * The operator and invitation requests (issue 11), each declared once: the operators list itself
+ * is the list engine's (declarations.tsx); these are the actions on it and the invitations.
+ */
+
+/** The pending invitations (neither used, revoked nor expired). */
+export const invitationsQueryOptions = queryOptions({
+  queryKey: ['invitations'],
+  queryFn: ({ signal }) => apiFetchParsed(pendingInvitationsSchema, INVITATIONS_PATH, { signal }),
+});
+
+export const createInvitation = (body: InvitationBody) =>
+  apiFetchParsed(invitationResponseSchema, INVITATIONS_PATH, { method: 'POST', body });
+
+export const revokeInvitation = (id: number) => apiFetch(invitationPath(id), { method: 'DELETE' });
+
+export const patchOperator = (id: number, body: OperatorPatch) =>
+  apiFetchParsed(operatorRowSchema, operatorPath(id), { method: 'PATCH', body });
+
+export const endOperatorSessions = (id: number) =>
+  apiFetchParsed(sessionsEndedSchema, operatorSessionsPath(id), { method: 'DELETE' });
+
+export const issuePasswordReset = (id: number) =>
+  apiFetchParsed(passwordResetIssuedSchema, operatorPasswordResetPath(id), { method: 'POST' });
+
+/**
+ * After a change: the operators list (every page and filter) and the invitations are asked again,
+ * and who is signed in (an admin may have changed their own role).
+ */
+export async function refreshOperators(queryClient: QueryClient): Promise<void> {
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: meQueryOptions.queryKey }),
+    queryClient.invalidateQueries({ queryKey: ['list', OPERATORS_PATH] }),
+    queryClient.invalidateQueries({ queryKey: invitationsQueryOptions.queryKey }),
+  ]);
+}
