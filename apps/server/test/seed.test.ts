@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, migrate, openDatabase } from '../src/db/database.ts';
 import { appendActivity, isEmpty, seedDemo } from '../seed/index.ts';
 import { segmentOf, UPDATE_COMMAND_MAKES } from '../seed/lists.ts';
+import { type Db, migrate, openDatabase } from '../src/db/database.ts';
 
 /**
  * The demo seed on both dialects: the fixed make list, the reference data, the shape of the
