@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { writeActivationCsv, writeFaultCodesXlsx, writeFaultWorkbookXlsx } from './import-files.ts';
+import { writeActivationCsv, writeFaultCodesXlsx, writeFaultWorkbookXlsx } from './importFiles.ts';
 import { type RunningServer, signIn, startServer } from './lib.ts';
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 1_000_000);
