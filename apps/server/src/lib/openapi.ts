@@ -37,8 +37,8 @@ export async function registerOpenApi(app: FastifyInstance) {
         title: 'OBD Admin API',
         version: '1',
         description:
-          'The API behind the OBD Admin dashboard. Sign in with POST /api/login and send the token as `Authorization: Bearer <token>`. ' +
-          'Every error answers `{ error, code }`: `error` is a sentence to show a person, `code` one of a closed set.',
+          'The API behind the OBD Admin dashboard. Sign in with POST /api/login and send the token it answers in the header "Authorization: Bearer <token>". ' +
+          'Every error answers { error, code }: error is a sentence to show a person, code one of a closed set.',
       },
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },

@@ -1,4 +1,5 @@
 // The journeys, in order: the first creates the admin account the others sign in with.
+import { apiScreen } from './apiScreen.mjs';
 import {
   catalogueCommandLists,
   catalogueCoverageAndCommands,
@@ -26,4 +27,5 @@ export const journeys = [
   uploadsActivationAndUpdateCommands,
   uploadsFaultCodesAndHistory,
   wrongPasswordAndNarrowScreen,
+  apiScreen,
 ];

@@ -82,6 +82,9 @@ describe('API screen', () => {
     expect(describeSchema({ type: 'integer', minimum: 1, maximum: 1000, default: 30 })).toBe(
       'integer 1–1000, default 30',
     );
+    expect(describeSchema({ type: 'integer', minimum: 1, maximum: 9007199254740991, default: 1 })).toBe(
+      'integer ≥ 1, default 1',
+    );
     expect(describeSchema({ type: ['string', 'null'] })).toBe('string or null');
     expect(describeSchema({ enum: ['csv', 'xlsx'] })).toBe('one of csv, xlsx');
     expect(describeSchema({ type: 'array', items: { type: 'string' } })).toBe('array of string');

@@ -97,7 +97,7 @@ function OperationItem({ entry }: { entry: Entry }) {
     <Accordion.Item value={`${method} ${path}`}>
       <Accordion.Control>
         <Group gap="sm" wrap="nowrap">
-          <Badge color={METHOD_COLOR[method] ?? 'gray'} w={64}>
+          <Badge color={METHOD_COLOR[method] ?? 'gray'} miw={72}>
             {method.toUpperCase()}
           </Badge>
           <Text ff="monospace" size="sm">
@@ -186,7 +186,7 @@ function fieldsOf(schema: JsonSchema, where: string): Field[] {
   }));
 }
 
-/** A schema in a few words: `string (≤ 200)`, `integer 1–1000, default 30`, `one of a, b`, `array of object`. */
+/** A schema in a few words: `string (≤ 200 characters)`, `integer 1–1000, default 30`, `integer ≥ 1`, `one of a, b`. */
 export function describe(schema: JsonSchema | undefined): string {
   if (!schema) return 'any';
   if (schema.enum) return `one of ${schema.enum.map(String).join(', ')}`;
@@ -195,9 +195,10 @@ export function describe(schema: JsonSchema | undefined): string {
   const parts = [type === 'array' ? `array of ${describe(schema.items)}` : type];
   if (schema.maxLength !== undefined) parts.push(`(≤ ${schema.maxLength} characters)`);
   const huge = (n: number | undefined) => n === undefined || Math.abs(n) >= Number.MAX_SAFE_INTEGER;
-  if (!huge(schema.minimum) || !huge(schema.maximum)) {
-    parts.push(`${huge(schema.minimum) ? '' : schema.minimum}–${huge(schema.maximum) ? '' : schema.maximum}`);
-  }
+  const [min, max] = [schema.minimum, schema.maximum].map((n) => (huge(n) ? undefined : n));
+  if (min !== undefined && max !== undefined) parts.push(`${min}–${max}`);
+  else if (min !== undefined) parts.push(`≥ ${min}`);
+  else if (max !== undefined) parts.push(`≤ ${max}`);
   if (schema.default !== undefined) parts.push(`, default ${JSON.stringify(schema.default)}`);
   return parts.join(' ').replace(' ,', ',');
 }
