@@ -9,6 +9,7 @@ import { faultCodeBrowsers } from './faultCodeBrowsers.mjs';
 import { faultCodeListState } from './faultCodeListState.mjs';
 import { operationsLists } from './operationsLists.mjs';
 import { operationsScans } from './operationsScans.mjs';
+import { operatorsAndAudit } from './operatorsAndAudit.mjs';
 import { servedByHostName } from './servedByHostName.mjs';
 import { signupLogoutLogin } from './signupLogoutLogin.mjs';
 import { uploadsActivationAndUpdateCommands, uploadsFaultCodesAndHistory } from './uploads.mjs';
@@ -28,4 +29,5 @@ export const journeys = [
   uploadsFaultCodesAndHistory,
   wrongPasswordAndNarrowScreen,
   apiScreen,
+  operatorsAndAudit,
 ];

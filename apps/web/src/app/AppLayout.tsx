@@ -1,19 +1,16 @@
-import { AppShell, Badge, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
+import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import type { Role } from '@obd/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { ACCOUNT_PATH } from '../features/account/AccountScreen.tsx';
-import { hasRole, ROLE_LABELS } from '../features/auth/roles.ts';
+import { hasRole, ROLE_LABELS, RoleBadge } from '../features/auth/roles.tsx';
 import { meQueryOptions, useLogout } from '../features/auth/session.ts';
 import { useRememberedListHref } from '../list/rememberedQueries.ts';
 import classes from './AppLayout.module.css';
 import { type ScreenRoute, SIDEBAR_SCREENS, screenAt } from './screens.tsx';
 
 const PRODUCT_NAME = 'OBD Admin';
-const ME_REFRESH_MS = 60_000;
-const ROLE_COLORS: Record<Role, string> = { viewer: 'gray', editor: 'blue', admin: 'grape' };
 
 /** The shell of every guarded screen: header with the operator and Logout, sidebar, content. */
 export function AppLayout() {
@@ -110,11 +107,12 @@ function SidebarLink({ screen, active }: { screen: ScreenRoute; active: boolean 
 
 /**
  * The signed-in operator's email (from xs up) and role, My account, and the Logout button. Who is
- * signed in is asked again every minute and when the tab comes back to the front: a tab left open
- * learns of a role change, and a disabled operator's tab goes to the login page (the 401 does it).
+ * signed in is asked again when the operator comes back to the tab: a tab left open learns of a
+ * role change, and a disabled operator's tab goes to the login page (the 401 does it). Not on a
+ * timer: polling would keep a forgotten tab's session from ever going idle.
  */
 function OperatorMenu() {
-  const me = useQuery({ ...meQueryOptions, refetchInterval: ME_REFRESH_MS, refetchOnWindowFocus: 'always' });
+  const me = useQuery({ ...meQueryOptions, refetchOnWindowFocus: 'always' });
   const logout = useLogout();
   return (
     <Group gap="sm" wrap="nowrap" miw={0}>
@@ -123,17 +121,7 @@ function OperatorMenu() {
           {me.data.email}
         </Text>
       )}
-      {me.data && (
-        <Badge
-          variant="light"
-          color={ROLE_COLORS[me.data.role]}
-          tt="none"
-          visibleFrom="xs"
-          aria-label={`Role: ${ROLE_LABELS[me.data.role]}`}
-        >
-          {ROLE_LABELS[me.data.role]}
-        </Badge>
-      )}
+      {me.data && <RoleBadge role={me.data.role} visibleFrom="xs" />}
       <Button component={Link} to={ACCOUNT_PATH} variant="subtle" size="xs">
         My account
       </Button>

@@ -1,7 +1,7 @@
 import { Alert, Stack, Title } from '@mantine/core';
 import type { Role } from '@obd/contract';
 import type { ReactNode } from 'react';
-import { hasRole, useFreshRole } from '../features/auth/roles.ts';
+import { hasRole, useFreshRole } from '../features/auth/roles.tsx';
 import { ErrorState, LoadingState } from '../list/ListStates.tsx';
 
 /** Says why an operator's role cannot use a screen, e.g. 'Uploading needs the editor role'. */

@@ -8,6 +8,9 @@ import { NotFoundScreen } from './NotFoundScreen.tsx';
 import { RequireAuth } from './RequireAuth.tsx';
 import { SCREENS } from './screens.tsx';
 
+/** What the login page says after a signed-in request was refused with 401. */
+export const SESSION_ENDED = 'Your session has ended. Sign in again.';
+
 /** All routes: the public sign-in screens, then every registered screen behind the guard and layout. */
 export const ROUTES: RouteObject[] = [
   { path: '/', element: <LoginPage /> },
@@ -32,6 +35,9 @@ export function createAppRouter() {
   const router = createBrowserRouter(ROUTES);
   // A 401 mid-session: client-side navigation keeps the app loaded; `replace`, because Back to the
   // page that just failed would only fail again.
-  setUnauthorizedHandler((loginUrl) => void router.navigate(loginUrl, { replace: true }));
+  // The login page says why the operator is there (disabled, signed out elsewhere, expired).
+  setUnauthorizedHandler(
+    (loginUrl) => void router.navigate(loginUrl, { replace: true, state: { notice: SESSION_ENDED } }),
+  );
   return router;
 }

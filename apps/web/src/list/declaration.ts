@@ -264,6 +264,12 @@ export interface ListFetching<Row> {
    * fetched and the Search button is disabled until the form can.
    */
   canFetch?: (filters: FilterValues) => boolean;
+  /**
+   * How long an answer is shown again for the same search without asking (default: the query
+   * client's 30 s, for reference data). 0 for lists that change while the operator looks (the
+   * audit log, the operators): a search done before is shown and asked again at once.
+   */
+  staleTime?: number;
 }
 
 /** The optional parts of the screen around the rows. */

@@ -27,6 +27,8 @@ export function listQueryOptions<Row>(declaration: Asking<Row>, state: ListState
     queryKey: queryKeys.list(declaration.source.path, declaration.pageSize, page, state.filters),
     queryFn: ({ signal }) => fetchListPage(declaration, state, signal),
     enabled: declaration.fetching?.canFetch?.(state.filters) ?? true,
+    // Only when declared: an explicit `undefined` would override the client's default.
+    ...(declaration.fetching?.staleTime === undefined ? {} : { staleTime: declaration.fetching.staleTime }),
   });
 }
 

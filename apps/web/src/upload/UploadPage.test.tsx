@@ -95,6 +95,7 @@ describe('Activation Codes Uploader', () => {
     const requests = installFakeXhr();
     let current = record();
     const calls = installFakeFetch((call) => {
+      if (call.url.pathname === '/api/me') return jsonResponse(EDITOR);
       if (call.url.pathname === '/api/imports') return jsonResponse({ data: [current], total: 1 });
       if (call.url.pathname === '/api/imports/7') return jsonResponse(current);
       return jsonResponse({ error: 'unexpected' }, 500);

@@ -6,7 +6,7 @@ import { DataTable } from '../../list/DataTable.tsx';
 import { cellText, dateTimeText } from '../../list/format.ts';
 import { ErrorState, LoadingState } from '../../list/ListStates.tsx';
 import { failureText } from '../auth/AuthLayout.tsx';
-import { ROLE_LABELS } from '../auth/roles.ts';
+import { RoleBadge } from '../auth/roles.tsx';
 import { meQueryOptions, useLogout } from '../auth/session.ts';
 import { changeMyPassword, endMySession, mySessionsQueryOptions } from './api.ts';
 import { browserText } from './browser.ts';
@@ -23,9 +23,7 @@ export function AccountScreen() {
       {me.data && (
         <Group gap="sm">
           <Text>{`Signed in as ${me.data.email}`}</Text>
-          <Badge variant="light" tt="none">
-            {ROLE_LABELS[me.data.role]}
-          </Badge>
+          <RoleBadge role={me.data.role} />
         </Group>
       )}
       <ChangePassword />

@@ -46,6 +46,17 @@ const AUDIT_FILTERS: readonly FilterField<QueryFilterName<AuditQuery>>[] = [
 /** Who acted: their e-mail, or 'nobody signed in' (a failed sign-in, a reset by code, the command line). */
 const operatorText = (event: AuditEvent) => event.operator_email ?? 'nobody signed in';
 
+/** Why a sign-in failed, as the server records it. */
+const FAILED_SIGN_IN_REASONS: Record<string, string> = {
+  'unknown-email': 'unknown e-mail',
+  'wrong-password': 'wrong password',
+  disabled: 'account disabled',
+};
+
+/** '1 session ended', '3 sessions ended'; '' when the count is missing. */
+const sessionsText = (count: unknown) =>
+  typeof count === 'number' ? `${count} ${count === 1 ? 'session' : 'sessions'} ended` : '';
+
 /** The few details worth a glance in the list, e.g. 'viewer → editor', 'xlsx, 120 rows'. */
 export function detailsSummary(event: AuditEvent): string {
   const d = event.details;
@@ -55,7 +66,7 @@ export function detailsSummary(event: AuditEvent): string {
     case 'role-changed':
       return `${str('from') ?? '?'} → ${str('to') ?? '?'}`;
     case 'sign-in-failed':
-      return str('reason') ?? '';
+      return FAILED_SIGN_IN_REASONS[str('reason') ?? ''] ?? str('reason') ?? '';
     case 'sign-up':
     case 'invitation-created':
     case 'invitation-used':
@@ -69,9 +80,9 @@ export function detailsSummary(event: AuditEvent): string {
       return [str('fileName'), str('outcome')].filter(Boolean).join(', ');
     case 'operator-disabled':
     case 'password-reset':
-      return str('sessionsEnded') === undefined ? '' : `${str('sessionsEnded')} sessions ended`;
+      return sessionsText(d.sessionsEnded);
     case 'sessions-ended':
-      return str('ended') === undefined ? '' : `${str('ended')} ended`;
+      return sessionsText(d.ended);
     default:
       return '';
   }
@@ -96,6 +107,8 @@ export const auditList = defineList({
     emptyFiltered: 'No events found for the specified criteria.',
     emptyUnfiltered: 'No events recorded yet.',
   },
+  // Live data: a search done before is asked again when shown.
+  fetching: { staleTime: 0 },
   export: [
     { list: 'audit', format: 'csv', failedMessage: 'Failed to download the audit log' },
     { list: 'audit', format: 'xlsx', failedMessage: 'Failed to download the audit log' },

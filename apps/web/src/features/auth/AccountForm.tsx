@@ -67,7 +67,7 @@ export function AccountForm({
       <form onSubmit={submit} aria-label={title}>
         <Stack gap="md">
           {notice && (
-            <Alert color="green" variant="light" role="status">
+            <Alert color="blue" variant="light" role="status">
               {notice}
             </Alert>
           )}

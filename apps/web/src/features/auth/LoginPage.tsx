@@ -31,7 +31,7 @@ export function LoginPage() {
       failure="Login failed"
       onSubmit={() => login.mutate(values)}
       other={{ to: '/signup', text: "Don't have an account? Signup" }}
-      alsoLink={{ to: RESET_PASSWORD_PATH, text: 'Have a reset code from an admin? Reset your password' }}
+      alsoLink={{ to: RESET_PASSWORD_PATH, text: 'Have a reset code? Reset your password' }}
       notice={notice}
     />
   );

@@ -1,3 +1,4 @@
+import { Badge } from '@mantine/core';
 import type { Role } from '@obd/contract';
 import { useQuery } from '@tanstack/react-query';
 import { meQueryOptions } from './session.ts';
@@ -12,15 +13,30 @@ export function hasRole(role: Role | undefined, needed: Role): boolean {
 /** 'Viewer', 'Editor', 'Admin'. */
 export const ROLE_LABELS: Record<Role, string> = { viewer: 'Viewer', editor: 'Editor', admin: 'Admin' };
 
-/** How old a known role may be when a screen that depends on it opens. */
-const ROLE_FRESH_MS = 5_000;
-
 /**
- * The signed-in operator's role, asked of the server again when a screen that depends on it opens
- * (unless known from the last few seconds): an admin may have changed it since this tab signed in.
- * The header and sidebar follow, as they read the same query. `undefined` until known.
+ * The signed-in operator's role, asked of the server again each time a screen that depends on it
+ * opens: an admin may have changed it since this tab signed in. Until the answer comes the role
+ * already known is used; the header and sidebar follow, as they read the same query. `undefined`
+ * until known.
  */
 export function useFreshRole(): { role: Role | undefined; isPending: boolean } {
-  const me = useQuery({ ...meQueryOptions, staleTime: ROLE_FRESH_MS });
+  const me = useQuery({ ...meQueryOptions, staleTime: 0, refetchOnMount: 'always' });
   return { role: me.data?.role, isPending: me.isPending };
+}
+
+const ROLE_COLORS: Record<Role, string> = { viewer: 'gray', editor: 'blue', admin: 'grape' };
+
+/** The role as a small coloured badge (the header, My account). */
+export function RoleBadge({ role, visibleFrom }: { role: Role; visibleFrom?: 'xs' }) {
+  return (
+    <Badge
+      variant="light"
+      color={ROLE_COLORS[role]}
+      tt="none"
+      visibleFrom={visibleFrom}
+      aria-label={`Role: ${ROLE_LABELS[role]}`}
+    >
+      {ROLE_LABELS[role]}
+    </Badge>
+  );
 }

@@ -6,7 +6,7 @@ import { DataTable } from '../../list/DataTable.tsx';
 import { cellText, dateTimeText } from '../../list/format.ts';
 import { ErrorState, LoadingState } from '../../list/ListStates.tsx';
 import { failureText } from '../auth/AuthLayout.tsx';
-import { ROLE_LABELS } from '../auth/roles.ts';
+import { ROLE_LABELS } from '../auth/roles.tsx';
 import { expiryText, OneTimeCode } from '../shared/OneTimeCode.tsx';
 import { createInvitation, invitationsQueryOptions, refreshOperators, revokeInvitation } from './api.ts';
 
@@ -78,7 +78,11 @@ function InviteForm() {
             </Button>
           </Group>
           {invite.data && (
-            <Alert color="green" variant="light" title={`Invitation for a ${invite.data.role} created`}>
+            <Alert
+              color="green"
+              variant="light"
+              title={`Invitation created (role: ${ROLE_LABELS[invite.data.role]})`}
+            >
               <OneTimeCode
                 code={invite.data.code}
                 expiresAt={invite.data.expiresAt}

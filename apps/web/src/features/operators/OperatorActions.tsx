@@ -1,9 +1,9 @@
 import { Alert, Button, Group, Menu, Modal, NativeSelect, Stack, Text } from '@mantine/core';
 import { type OperatorRow, ROLES, type Role } from '@obd/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useState } from 'react';
 import { failureText } from '../auth/AuthLayout.tsx';
-import { ROLE_LABELS } from '../auth/roles.ts';
+import { ROLE_LABELS } from '../auth/roles.tsx';
 import { OneTimeCode } from '../shared/OneTimeCode.tsx';
 import { endOperatorSessions, issuePasswordReset, patchOperator, refreshOperators } from './api.ts';
 
@@ -17,42 +17,61 @@ const TITLES: Record<Action, string> = {
   reset: 'Issue a password reset code',
 };
 
-/** The row's Actions menu and the dialog of the action chosen. */
-export function OperatorActions({ operator }: { operator: OperatorRow }) {
-  const [action, setAction] = useState<Action | null>(null);
-  const disabled = operator.status === 'disabled';
+type Choose = (action: Action, operator: OperatorRow) => void;
+const ChooseAction = createContext<Choose | null>(null);
+
+/**
+ * Holds the dialog of the action chosen in a row, above the list: the list shows its loading state
+ * (and so redraws its rows) while it is asked again after a change, and the dialog — a reset code
+ * still to be copied — must outlive that.
+ */
+export function OperatorActionsProvider({ children }: { children: ReactNode }) {
+  const [chosen, setChosen] = useState<{ action: Action; operator: OperatorRow } | null>(null);
+  const choose = useCallback<Choose>((action, operator) => setChosen({ action, operator }), []);
   return (
-    <>
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
-          <Button size="compact-sm" variant="light" aria-label={`Actions for ${operator.email}`}>
-            Actions
-          </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item onClick={() => setAction('role')}>Change role</Menu.Item>
-          {disabled ? (
-            <Menu.Item onClick={() => setAction('enable')}>Enable</Menu.Item>
-          ) : (
-            <Menu.Item color="red" onClick={() => setAction('disable')}>
-              Disable
-            </Menu.Item>
-          )}
-          <Menu.Item onClick={() => setAction('sessions')} disabled={operator.open_sessions === 0}>
-            End all sessions
-          </Menu.Item>
-          <Menu.Item onClick={() => setAction('reset')}>Issue password reset code</Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
+    <ChooseAction.Provider value={choose}>
+      {children}
       <Modal
-        opened={action !== null}
-        onClose={() => setAction(null)}
-        title={action ? `${TITLES[action]}: ${operator.email}` : ''}
+        opened={chosen !== null}
+        onClose={() => setChosen(null)}
+        title={chosen ? `${TITLES[chosen.action]}: ${chosen.operator.email}` : ''}
         size="lg"
       >
-        {action && <ActionDialog action={action} operator={operator} onDone={() => setAction(null)} />}
+        {chosen && (
+          <ActionDialog action={chosen.action} operator={chosen.operator} onDone={() => setChosen(null)} />
+        )}
       </Modal>
-    </>
+    </ChooseAction.Provider>
+  );
+}
+
+/** The row's Actions menu; the dialog is the provider's. */
+export function OperatorActions({ operator }: { operator: OperatorRow }) {
+  const choose = useContext(ChooseAction);
+  if (!choose) throw new Error('OperatorActions needs an OperatorActionsProvider above it');
+  const disabled = operator.status === 'disabled';
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <Button size="compact-sm" variant="light" aria-label={`Actions for ${operator.email}`}>
+          Actions
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item onClick={() => choose('role', operator)}>Change role</Menu.Item>
+        {disabled ? (
+          <Menu.Item onClick={() => choose('enable', operator)}>Enable</Menu.Item>
+        ) : (
+          <Menu.Item color="red" onClick={() => choose('disable', operator)}>
+            Disable
+          </Menu.Item>
+        )}
+        <Menu.Item onClick={() => choose('sessions', operator)} disabled={operator.open_sessions === 0}>
+          End all sessions
+        </Menu.Item>
+        <Menu.Item onClick={() => choose('reset', operator)}>Issue password reset code</Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
   );
 }
 

@@ -26,6 +26,8 @@ import { meQueryOptions } from '../auth/session.ts';
 export const invitationsQueryOptions = queryOptions({
   queryKey: ['invitations'],
   queryFn: ({ signal }) => apiFetchParsed(pendingInvitationsSchema, INVITATIONS_PATH, { signal }),
+  // Used or expired while the admin looks elsewhere: asked again whenever the screen opens.
+  staleTime: 0,
 });
 
 export const createInvitation = (body: InvitationBody) =>

@@ -11,7 +11,7 @@ import {
 } from '@obd/contract';
 import { defineList, type FilterField, listSource, type QueryFilterName } from '../../list/declaration.ts';
 import { dateTimeColumn, fieldColumn } from '../../list/format.ts';
-import { ROLE_LABELS } from '../auth/roles.ts';
+import { ROLE_LABELS } from '../auth/roles.tsx';
 import { OperatorActions } from './OperatorActions.tsx';
 
 /** The Operators screen (issue 11, admins only): who has access, with what role, and since when. */
@@ -69,6 +69,8 @@ export const operatorsList = defineList({
     emptyFiltered: 'No operators found for the specified criteria.',
     emptyUnfiltered: 'No operators yet.',
   },
+  // Live data: a search done before is asked again when shown.
+  fetching: { staleTime: 0 },
   export: [
     { list: 'operators', format: 'csv', failedMessage: 'Failed to download the operators' },
     { list: 'operators', format: 'xlsx', failedMessage: 'Failed to download the operators' },
