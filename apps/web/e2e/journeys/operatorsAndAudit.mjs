@@ -47,12 +47,17 @@ async function rowAction(page, email, item) {
   await page.getByRole('menuitem', { name: item, exact: true }).click();
   const dialog = page.getByRole('dialog');
   await dialog.waitFor();
-  await waitUntil(
-    () => dialog.evaluate((element) => getComputedStyle(element).opacity),
-    (opacity) => opacity === '1',
-    'the dialog to finish fading in',
-  );
+  await settled(dialog, 'the dialog to finish fading in');
   return dialog;
+}
+
+/** Waits until nothing in `locator` is animating (a fade, a button's loader), for a screenshot. */
+function settled(locator, what) {
+  return waitUntil(
+    () => locator.evaluate((element) => element.getAnimations({ subtree: true }).length),
+    (running) => running === 0,
+    what,
+  );
 }
 
 export const operatorsAndAudit = {
@@ -334,7 +339,27 @@ export const operatorsAndAudit = {
       editor,
       'Your password is changed. Every other session of yours has ended; this one goes on.',
     );
+    await settled(changeForm, 'the form to settle');
     await screenshot(editor, 'my-account');
+
+    // --- The admin's own sessions: this browser's and others (earlier sign-ins); one is ended.
+    await admin.getByRole('link', { name: 'My account' }).click();
+    await waitForPath(admin, '/account');
+    const adminSessions = admin.getByRole('table', { name: 'My sessions' });
+    await adminSessions.getByText('This session').waitFor();
+    const before = await adminSessions.locator('tbody tr').count();
+    assert.ok(before >= 2, `the admin has another session (${before})`);
+    await screenshot(admin, 'my-account-sessions');
+    await adminSessions
+      .getByRole('button', { name: /^End the session started / })
+      .first()
+      .click();
+    await waitUntil(
+      () => adminSessions.locator('tbody tr').count(),
+      (count) => count === before - 1,
+      'one session fewer',
+    );
+    await adminSessions.getByText('This session').waitFor();
 
     // --- Both are in the audit log.
     await sidebarLink(admin, 'Audit log').click();

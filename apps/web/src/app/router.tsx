@@ -1,4 +1,4 @@
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, type DataRouter, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { RESET_PASSWORD_PATH, ResetPasswordPage } from '../features/auth/ResetPasswordPage.tsx';
 import { SignupPage } from '../features/auth/SignupPage.tsx';
@@ -31,13 +31,18 @@ export const ROUTES: RouteObject[] = [
   },
 ];
 
+/**
+ * A 401 mid-session: client-side navigation keeps the app loaded; `replace`, because Back to the
+ * page that just failed would only fail again; the login page says why the operator is there
+ * (disabled, signed out elsewhere, expired).
+ */
+export function loginHandler(router: { navigate: DataRouter['navigate'] }) {
+  return (loginUrl: string) =>
+    void router.navigate(loginUrl, { replace: true, state: { notice: SESSION_ENDED } });
+}
+
 export function createAppRouter() {
   const router = createBrowserRouter(ROUTES);
-  // A 401 mid-session: client-side navigation keeps the app loaded; `replace`, because Back to the
-  // page that just failed would only fail again.
-  // The login page says why the operator is there (disabled, signed out elsewhere, expired).
-  setUnauthorizedHandler(
-    (loginUrl) => void router.navigate(loginUrl, { replace: true, state: { notice: SESSION_ENDED } }),
-  );
+  setUnauthorizedHandler(loginHandler(router));
   return router;
 }
