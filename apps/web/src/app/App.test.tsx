@@ -190,3 +190,35 @@ describe('layout', { timeout: 20_000 }, () => {
     expect(sessionStorage.length).toBe(0);
   });
 });
+
+describe('a role lowered while the screen is open', { timeout: 20_000 }, () => {
+  it("learns it from the server's 403 and says why instead of the failed list", async () => {
+    setToken('token');
+    let role: 'admin' | 'viewer' = 'admin';
+    fakeServer((call) => {
+      if (call.url.pathname === '/api/me') return jsonResponse({ ...operator, role });
+      if (call.url.pathname === '/api/invitations') return jsonResponse({ invitations: [] });
+      if (call.url.pathname === '/api/operators') {
+        if (role === 'viewer')
+          return jsonResponse(
+            {
+              error: 'This needs the admin role; your account is a viewer. Ask an admin.',
+              code: 'FORBIDDEN',
+            },
+            403,
+          );
+        return jsonResponse({ operators: [], total: 0 });
+      }
+      return undefined;
+    });
+    renderRoutes(ROUTES, '/Operators');
+    expect(await screen.findByText('No operators yet.')).toBeTruthy();
+
+    role = 'viewer';
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('The Operators screen needs the admin role')).toBeTruthy();
+    const sidebar = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(within(sidebar).queryByRole('link', { name: 'Operators' })).toBeNull();
+    expect(screen.getByLabelText('Role: Viewer')).toBeTruthy();
+  });
+});

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type FetchCall, installFakeFetch, jsonResponse } from '../test/fakeFetch.ts';
-import { ApiError, apiFetch, NETWORK_ERROR, setUnauthorizedHandler } from './api.ts';
+import { ApiError, apiFetch, NETWORK_ERROR, setForbiddenHandler, setUnauthorizedHandler } from './api.ts';
 import { getToken, setToken } from './session.ts';
 
 const headersOf = (call: FetchCall | undefined) => (call?.init?.headers ?? {}) as Record<string, string>;
@@ -72,6 +72,19 @@ describe('apiFetch', () => {
     await expect(apiFetch('/api/faultCodesList')).rejects.toMatchObject({ status: 401 });
     expect(getToken()).toBeNull();
     expect(goToLogin).toHaveBeenCalledWith('/login?next=/FaultCodeList%3Fpage%3D2');
+  });
+
+  it('tells the app of a 403 to a signed-in call (a role may have been lowered), not of a public one', async () => {
+    const heard = vi.fn();
+    setForbiddenHandler(heard);
+    installFakeFetch(() => jsonResponse({ error: 'This needs the admin role.', code: 'FORBIDDEN' }, 403));
+    await expect(apiFetch('/api/password-reset', { method: 'POST', auth: false })).rejects.toThrow();
+    expect(heard).not.toHaveBeenCalled();
+    setToken('t0k3n');
+    await expect(apiFetch('/api/operators')).rejects.toThrow('This needs the admin role.');
+    expect(heard).toHaveBeenCalledTimes(1);
+    expect(getToken()).toBe('t0k3n');
+    setForbiddenHandler(() => {});
   });
 
   it('leaves a failed login alone (no token was sent)', async () => {

@@ -50,6 +50,14 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
   onUnauthorized = handler;
 }
 
+// A 403 to a signed-in call may mean the operator's role was lowered since the app learnt it.
+let onForbidden: () => void = () => {};
+
+/** Lets the app hear of a 403 to a signed-in call (to ask again who is signed in, and with what role). */
+export function setForbiddenHandler(handler: () => void): void {
+  onForbidden = handler;
+}
+
 /**
  * The one way the web app talks to the API: bearer token, JSON in and out, cancellation, typed
  * errors carrying the server's `{error, code}`, and the 401 → login redirect.
@@ -84,6 +92,7 @@ export async function apiFetch(path: string, options: ApiRequestOptions = {}): P
   if (response.ok) return payload;
 
   if (response.status === 401 && token && redirectOnUnauthorized) endSessionAndGoToLogin();
+  if (response.status === 403 && token) onForbidden();
   throw toApiError(response, payload);
 }
 
