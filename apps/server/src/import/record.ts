@@ -218,6 +218,15 @@ export async function finishImport(
     .execute();
 }
 
+/** What an import whose server stopped before it finished is recorded as. */
+export const interrupted = () => ({
+  status: 'failed',
+  phase: 'done',
+  message:
+    'The server stopped before this import finished, so nothing of it was imported. Upload the file again.',
+  finished_at: isoNow(),
+});
+
 /**
  * Marks imports left `running` by a server that stopped mid-import as failed (their
  * transaction never committed, so nothing of them was written). SQLite has one server process,
@@ -225,16 +234,7 @@ export async function finishImport(
  * processes, so there only imports running for over an hour count.
  */
 export async function failInterruptedImports(db: Db) {
-  let query = db.kysely
-    .updateTable('imports')
-    .set({
-      status: 'failed',
-      phase: 'done',
-      message:
-        'The server stopped before this import finished, so nothing of it was imported. Upload the file again.',
-      finished_at: isoNow(),
-    })
-    .where('status', '=', 'running');
+  let query = db.kysely.updateTable('imports').set(interrupted()).where('status', '=', 'running');
   if (db.dialect === 'postgres')
     query = query.where('started_at', '<', new Date(Date.now() - 60 * 60 * 1000).toISOString());
   await query.execute();

@@ -8,7 +8,7 @@ import { DEFAULT_LIMITS } from '../auth/loginThrottle.ts';
 import { SESSION_IDLE_MS } from '../auth/repository.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { failInterruptedImports } from '../import/record.ts';
+import { failInterruptedImports, interrupted } from '../import/record.ts';
 import { purgeAuditEvents } from '../modules/audit/repository.ts';
 import { isoNow } from './time.ts';
 
@@ -191,13 +191,7 @@ export async function failAbandonedImports(db: Db, atStart: boolean): Promise<nu
   if (found.length === 0) return 0;
   const result = await db.kysely
     .updateTable('imports')
-    .set({
-      status: 'failed',
-      phase: 'done',
-      message:
-        'The server stopped before this import finished, so nothing of it was imported. Upload the file again.',
-      finished_at: isoNow(),
-    })
+    .set(interrupted())
     .where(
       'id',
       'in',
