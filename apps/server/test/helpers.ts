@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { afterAll } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { hashPassword } from '../src/auth/passwords.ts';
 import { createSession, insertOperator } from '../src/auth/repository.ts';
@@ -112,4 +113,21 @@ export async function signedIn(db: Db, role: 'viewer' | 'editor' | 'admin' = 'vi
   });
   const token = await createSession(db.kysely, operator.id);
   return { operator, token, headers: { authorization: `Bearer ${token}` } };
+}
+
+/**
+ * Points this test file's temporary files (every upload's private folder) at a folder of its own,
+ * removed after the file, so that "no upload folder is left behind" can be checked exactly.
+ * Call at the top level of a test file; `leftovers()` names the upload folders still there.
+ */
+export function ownTemporaryFolder(prefix: string) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const previous = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  afterAll(() => {
+    if (previous === undefined) Reflect.deleteProperty(process.env, 'TMPDIR');
+    else process.env.TMPDIR = previous;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return { dir, leftovers: () => fs.readdirSync(dir).filter((name) => name.startsWith('obd-upload-')) };
 }

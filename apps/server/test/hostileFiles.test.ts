@@ -1,11 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readingLimits } from '../src/import/bounds.ts';
 import { xlsxWorkerOptions } from '../src/import/xlsxWorkers.ts';
 import { multipart, xlsx } from './fixtures/uploads.ts';
-import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
+import { createTestApp, DIALECTS, ownTemporaryFolder, signedIn, type TestContext } from './helpers.ts';
 import { HOSTILE_FILES, type HostileFile } from './hostileCorpus.ts';
 
 /**
@@ -14,15 +11,7 @@ import { HOSTILE_FILES, type HostileFile } from './hostileCorpus.ts';
  * (the event loop is never held), nothing is written and no temporary folder is left.
  */
 
-const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'obd-hostile-test-'));
-const previousTmpDir = process.env.TMPDIR;
-process.env.TMPDIR = TMP;
-afterAll(() => {
-  if (previousTmpDir === undefined) Reflect.deleteProperty(process.env, 'TMPDIR');
-  else process.env.TMPDIR = previousTmpDir;
-  fs.rmSync(TMP, { recursive: true, force: true });
-});
-const leftovers = () => fs.readdirSync(TMP).filter((name) => name.startsWith('obd-upload-'));
+const { leftovers } = ownTemporaryFolder('obd-hostile-test-');
 
 const ROUTES: { url: string; csv: boolean; fields?: Record<string, string> }[] = [
   { url: '/api/uplodeactivationcode', csv: true },

@@ -1,23 +1,12 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { failInterruptedImports } from '../src/import/record.ts';
 import { csv, fixtureFile, multipart, xlsx } from './fixtures/uploads.ts';
-import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
+import { createTestApp, DIALECTS, ownTemporaryFolder, signedIn, type TestContext } from './helpers.ts';
 
 // Every upload's temporary files go to a folder of this test file, so "nothing left behind" is exact.
-const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'obd-uploads-test-'));
-const previousTmpDir = process.env.TMPDIR;
-process.env.TMPDIR = TMP;
-afterAll(() => {
-  if (previousTmpDir === undefined) Reflect.deleteProperty(process.env, 'TMPDIR');
-  else process.env.TMPDIR = previousTmpDir;
-  fs.rmSync(TMP, { recursive: true, force: true });
-});
-const leftovers = () => fs.readdirSync(TMP).filter((name) => name.startsWith('obd-upload-'));
+const { leftovers } = ownTemporaryFolder('obd-uploads-test-');
 
 describe.each(DIALECTS)('uploads on %s', (dialect) => {
   let t: TestContext;

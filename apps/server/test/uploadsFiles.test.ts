@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeySet } from '../src/import/keySet.ts';
@@ -17,18 +16,10 @@ import {
   zip,
   zipBomb,
 } from './fixtures/uploads.ts';
-import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
+import { createTestApp, DIALECTS, ownTemporaryFolder, signedIn, type TestContext } from './helpers.ts';
 
-const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'obd-upload-files-test-'));
-const previousTmpDir = process.env.TMPDIR;
-process.env.TMPDIR = TMP;
-afterAll(() => {
-  if (previousTmpDir === undefined) Reflect.deleteProperty(process.env, 'TMPDIR');
-  else process.env.TMPDIR = previousTmpDir;
-  fs.rmSync(TMP, { recursive: true, force: true });
-});
+const { dir: TMP, leftovers } = ownTemporaryFolder('obd-upload-files-test-');
 const WORKER_MIN_BYTES = xlsxWorkerOptions.minBytes;
-const leftovers = () => fs.readdirSync(TMP).filter((name) => name.startsWith('obd-upload-'));
 
 const DAMAGED_XLSX =
   /^The file is damaged: it could not be read as an Excel workbook \(\.xlsx\)( \(.*\))?\. Open it in Excel, save it again and retry\.$/;
