@@ -170,6 +170,11 @@ export const operatorsAndAudit = {
     );
     await editor.getByLabel('Role: Viewer').waitFor();
     await screenshot(editor, 'viewer-upload-page-says-why');
+    // An admin's screen opened by its address says why too (and is not in the sidebar).
+    await editor.goto(`${baseUrl}/AuditLog`);
+    await waitForText(editor, 'The audit log needs the admin role');
+    assert.equal(await editor.locator('table').count(), 0, 'no audit rows for a viewer');
+    await screenshot(editor, 'viewer-audit-log-says-why');
 
     // --- The admin disables them: their sessions end at once.
     dialog = await rowAction(admin, EDITOR.email, 'Disable');
