@@ -379,5 +379,15 @@ export const operatorsAndAudit = {
         ),
       'the reset and the password change',
     );
+
+    // --- On a phone: the Operators screen and the invite form fit the width (the table scrolls).
+    const phone = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await signIn(phone, baseUrl);
+    await phone.goto(`${baseUrl}/Operators`);
+    await phone.getByRole('table', { name: 'Operators' }).waitFor();
+    await phone.getByRole('form', { name: 'Invite an operator' }).waitFor();
+    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page does not scroll sideways (${overflow}px too wide)`);
+    await screenshot(phone, 'phone-operators');
   },
 };
