@@ -1,13 +1,17 @@
 import { Alert, Button, Group, Menu, Modal, NativeSelect, Stack, Text } from '@mantine/core';
 import { type OperatorRow, ROLES, type Role } from '@obd/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useState } from 'react';
 import { failureText } from '../auth/AuthLayout.tsx';
 import { ROLE_LABELS } from '../auth/roles.tsx';
+import { meQueryOptions } from '../auth/session.ts';
 import { OneTimeCode } from '../shared/OneTimeCode.tsx';
 import { endOperatorSessions, issuePasswordReset, patchOperator, refreshOperators } from './api.ts';
 
 type Action = 'role' | 'disable' | 'enable' | 'sessions' | 'reset';
+
+/** What an admin is warned of when the operator is themselves. */
+const SIGNS_YOU_OUT: ReadonlySet<Action> = new Set(['role', 'disable', 'sessions']);
 
 const TITLES: Record<Action, string> = {
   role: 'Change role',
@@ -85,6 +89,7 @@ function ActionDialog({
   onDone: () => void;
 }) {
   const queryClient = useQueryClient();
+  const self = useQuery(meQueryOptions).data?.id === operator.id;
   const [role, setRole] = useState<Role>(operator.role);
   const mutation = useMutation({
     mutationFn: async () => {
@@ -147,6 +152,13 @@ function ActionDialog({
     >
       <Stack gap="md">
         <Text size="sm">{explanation[action]}</Text>
+        {self && SIGNS_YOU_OUT.has(action) && (
+          <Alert color="yellow" variant="light" title="This is your own account" role="note">
+            {action === 'role'
+              ? 'Below admin, you can no longer manage operators or read the audit log.'
+              : 'You are signed out at once, in this browser too.'}
+          </Alert>
+        )}
         {action === 'role' && (
           <NativeSelect
             label="Role"

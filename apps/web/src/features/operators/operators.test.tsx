@@ -123,6 +123,8 @@ describe('Operators', { timeout: 30_000 }, () => {
     );
 
     dialog = await openAction('admin@example.com', 'Disable');
+    // The admin's own row: they are told what it does to them.
+    expect(within(dialog).getByText('You are signed out at once, in this browser too.')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Disable' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe(lastAdmin);
     expect(JSON.parse(String(calls.at(-1)?.init?.body))).toEqual({ disabled: true });
