@@ -61,6 +61,17 @@ describe('Audit log', { timeout: 30_000 }, () => {
       'View Details',
     ]);
     expect(within(rows[1] as HTMLElement).getByText('editor → viewer')).toBeTruthy();
+    // Who and what link to the log searched for them.
+    expect(
+      within(rows[1] as HTMLElement)
+        .getByRole('link', { name: 'admin@example.com' })
+        .getAttribute('href'),
+    ).toBe('/AuditLog?operator=admin%40example.com');
+    expect(
+      within(rows[0] as HTMLElement)
+        .getByRole('link', { name: 'eddie@example.com' })
+        .getAttribute('href'),
+    ).toBe('/AuditLog?target=eddie%40example.com');
     expect(screen.getByText('Total Items: 2')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Download CSV' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Download Excel' })).toBeTruthy();

@@ -1,4 +1,4 @@
-import { Code, Text } from '@mantine/core';
+import { Anchor, Code, Text } from '@mantine/core';
 import {
   AUDIT_ACTION_LABELS,
   AUDIT_ACTIONS,
@@ -9,11 +9,13 @@ import {
   auditEventSchema,
   auditListSchema,
 } from '@obd/contract';
+import { Link } from 'react-router';
 import { detailsColumn } from '../../list/columns.tsx';
 import { detailTable } from '../../list/DetailScreen.tsx';
 import { defineList, type FilterField, listSource, type QueryFilterName } from '../../list/declaration.ts';
 import type { DetailDeclaration, SummaryField } from '../../list/detail.ts';
 import { cellText, dateTimeColumn, dateTimeText } from '../../list/format.ts';
+import { listHref } from '../../list/listState.ts';
 import { browserText } from '../account/browser.ts';
 
 /**
@@ -45,6 +47,40 @@ const AUDIT_FILTERS: readonly FilterField<QueryFilterName<AuditQuery>>[] = [
 
 /** Who acted: their e-mail, or 'nobody signed in' (a failed sign-in, a reset by code, the command line). */
 const operatorText = (event: AuditEvent) => event.operator_email ?? 'nobody signed in';
+
+/** The audit log searched for `filter`, written as the list writes its own address. */
+export const auditHref = (filter: { operator?: string; target?: string }) =>
+  listHref(AUDIT_PATHS.list, AUDIT_FILTERS, filter);
+
+/** The acting operator, a link to everything they did. */
+function OperatorLink({ event }: { event: AuditEvent }) {
+  if (!event.operator_email) return operatorText(event);
+  return (
+    <Anchor
+      component={Link}
+      to={auditHref({ operator: event.operator_email })}
+      size="sm"
+      title="Everything this operator did"
+    >
+      {event.operator_email}
+    </Anchor>
+  );
+}
+
+/** The target, a link to every event about it. */
+function TargetLink({ event }: { event: AuditEvent }) {
+  if (!event.target) return cellText(event.target);
+  return (
+    <Anchor
+      component={Link}
+      to={auditHref({ target: event.target })}
+      size="sm"
+      title="Every event about this target"
+    >
+      {event.target}
+    </Anchor>
+  );
+}
 
 /** Why a sign-in failed, as the server records it. */
 const FAILED_SIGN_IN_REASONS: Record<string, string> = {
@@ -95,9 +131,9 @@ export const auditList = defineList({
   filters: AUDIT_FILTERS,
   columns: [
     dateTimeColumn<AuditEvent, 'at'>('Time', 'at'),
-    { header: 'Operator', cell: operatorText, nowrap: true },
+    { header: 'Operator', cell: (event) => <OperatorLink event={event} />, nowrap: true },
     { header: 'Action', cell: (event) => AUDIT_ACTION_LABELS[event.action], nowrap: true },
-    { header: 'Target', cell: (event) => cellText(event.target) },
+    { header: 'Target', cell: (event) => <TargetLink event={event} /> },
     { header: 'Details', cell: (event) => detailsSummary(event) },
     { header: 'Address', cell: (event) => cellText(event.address), nowrap: true },
     detailsColumn<AuditEvent>(AUDIT_PATHS.details),
@@ -144,8 +180,8 @@ export const auditEventDetails: DetailDeclaration<AuditEvent> = {
     field('Event', (event) => `#${event.id}`),
     field('Time (UTC)', (event) => dateTimeText(event.at)),
     field('Action', (event) => AUDIT_ACTION_LABELS[event.action]),
-    field('Operator', operatorText),
-    field('Target', (event) => event.target),
+    { label: 'Operator', value: (event) => <OperatorLink event={event} /> },
+    { label: 'Target', value: (event) => <TargetLink event={event} /> },
     field('Address', (event) => event.address),
     field('Browser', (event) => browserText(event.user_agent)),
     field('User agent', (event) => event.user_agent),
