@@ -142,7 +142,14 @@ async function serveWebApp(app: FastifyInstance, webRoot: string) {
       web.addHook('onRoute', (route) => {
         route.config = { ...route.config, public: true };
       });
-      await web.register(fastifyStatic, { root: webRoot, wildcard: false });
+      await web.register(fastifyStatic, {
+        root: webRoot,
+        wildcard: false,
+        // The build writes .br and .gz copies beside its text files (apps/web/scripts/precompress.mjs).
+        preCompressed: true,
+        cacheControl: false,
+        setHeaders: (reply, file) => reply.header('cache-control', cacheControlOf(webRoot, file)),
+      });
     });
   }
   // No route matched. A page of the web app gets index.html, which holds no data; a path that is
@@ -158,6 +165,16 @@ async function serveWebApp(app: FastifyInstance, webRoot: string) {
       code: 'NOT_FOUND',
     });
   });
+}
+
+/**
+ * Files under `assets/` carry a hash of their content in their name (Vite): a browser may keep them
+ * for a year without asking again. Anything else (index.html) is checked on every visit, so a new
+ * build reaches every browser at its next load.
+ */
+function cacheControlOf(webRoot: string, file: string): string {
+  const hashed = path.relative(webRoot, file).split(path.sep)[0] === 'assets';
+  return hashed ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
 /**
