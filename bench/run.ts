@@ -1,4 +1,5 @@
 /** `npm run bench`: every benchmark in turn; figures are recorded by hand in bench/RESULTS.md. */
+import { benchCompression } from './compression.ts';
 import { benchExport } from './export.ts';
 import { benchImport } from './import.ts';
 import { benchLists } from './lists.ts';
@@ -17,5 +18,7 @@ console.log('== operations lists at 1,000,000 rows (BENCH_OPS_PG for PostgreSQL)
 await benchOperations();
 console.log('== imports');
 await benchImport();
+console.log('== compressed answers at 50 connections');
+await benchCompression();
 console.log('== soak: 50 connections for 5 minutes over varied list URLs (SOAK_SECONDS to shorten)');
 await benchSoak();

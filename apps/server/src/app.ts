@@ -11,6 +11,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { ExportRegistry } from './export/registry.ts';
 import { exportRoutes } from './export/routes.ts';
+import { registerCompression } from './lib/compression.ts';
 import { registerErrorHandler } from './lib/errorHandler.ts';
 import { registerHousekeeping } from './lib/housekeeping.ts';
 import { registerNulGuard } from './lib/nulGuard.ts';
@@ -93,6 +94,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   // Before every route: the document learns the routes as they are registered.
   await registerOpenApi(app);
   if (config.responseCache !== false) registerResponseCache(app);
+  await registerCompression(app);
   app.get('/api/health', { config: { public: true } }, async () => ({ ok: true }));
   authRoutes(app, db);
   operatorRoutes(app, db);

@@ -62,7 +62,9 @@ describe('the web app’s files', () => {
       const res = await get(url, 'br');
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['cache-control'], url).toBe('no-cache');
-      expect(res.body, url).toContain('<title>OBD Admin</title>');
+      const body =
+        res.headers['content-encoding'] === 'br' ? zlib.brotliDecompressSync(res.rawPayload) : res.rawPayload;
+      expect(body.toString(), url).toContain('<title>OBD Admin</title>');
     }
   });
 });

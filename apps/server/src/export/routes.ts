@@ -88,7 +88,12 @@ export function exportRoutes(app: FastifyInstance, db: Db, registry: ExportRegis
   // Public in the sense of "no bearer header": the single-use ticket in the path is the credential.
   r.get(
     `${DOWNLOADS_PATH}/:ticket`,
-    { config: { public: true }, schema: { params: z.object({ ticket: z.string().max(100) }) } },
+    // Not compressed (lib/compression.ts): the send timeout must see a client that stops reading.
+    {
+      config: { public: true },
+      compress: false,
+      schema: { params: z.object({ ticket: z.string().max(100) }) },
+    },
     async (request, reply) => {
       const peeked = await peekTicket(db.kysely, request.params.ticket);
       if (!peeked) throw expired();

@@ -1,4 +1,6 @@
+import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { COMPRESS_MIN_BYTES } from './compression.ts';
 import { VersionedCache } from './versionedCache.ts';
 
 declare module 'fastify' {
@@ -18,7 +20,13 @@ const MAX_BYTES = 32 * 1024 * 1024;
 interface Answer {
   type: string;
   body: string;
+  /** The body gzipped, made at the first hit that accepts it and kept with the answer. */
+  gzip?: Buffer;
 }
+
+/** Whether the client takes gzip (and has not refused it with q=0). */
+const acceptsGzip = (request: FastifyRequest) =>
+  /\bgzip\b(?!\s*;\s*q=0(\.0*)?\s*(,|$))/i.test(request.headers['accept-encoding'] ?? '');
 
 /**
  * Keeps the JSON answers of signed-in GET requests until the data changes. A list's first page
@@ -30,7 +38,8 @@ interface Answer {
  * Must be registered after the sign-in check: a cached answer is still refused without a session.
  */
 export function registerResponseCache(app: FastifyInstance) {
-  const answers = new VersionedCache<Answer>(MAX_BYTES, (a) => 2 * (a.body.length + a.type.length) + 100);
+  // Room for the gzipped copy too: JSON compresses to well under half its characters.
+  const answers = new VersionedCache<Answer>(MAX_BYTES, (a) => 2.5 * a.body.length + 2 * a.type.length + 100);
   /** The cache key of a request whose answer may be kept, else undefined. */
   const keyOf = (request: FastifyRequest): string | undefined => {
     const { operator, dataVersion } = request;
@@ -43,7 +52,14 @@ export function registerResponseCache(app: FastifyInstance) {
     const hit = key === undefined ? undefined : answers.get(key, request.dataVersion as string);
     if (!hit) return;
     request.cachedAnswer = true;
-    return reply.type(hit.type).header('x-cache', 'hit').send(hit.body);
+    reply.type(hit.type).header('x-cache', 'hit');
+    // Compressed once per answer, not at every hit (lib/compression.ts compresses fresh answers;
+    // it leaves an answer that already says its encoding alone).
+    if (hit.body.length >= COMPRESS_MIN_BYTES && acceptsGzip(request)) {
+      hit.gzip ??= zlib.gzipSync(hit.body);
+      return reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding').send(hit.gzip);
+    }
+    return reply.send(hit.body);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
