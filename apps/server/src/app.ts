@@ -97,9 +97,9 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   await registerCompression(app);
   app.get('/api/health', { config: { public: true } }, async () => ({ ok: true }));
   authRoutes(app, db);
-  operatorRoutes(app, db);
-  auditRoutes(app, db);
   const exports = new ExportRegistry();
+  operatorRoutes(app, db, exports);
+  auditRoutes(app, db, exports);
   faultCodeRoutes(app, db, exports);
   catalogueRoutes(app, db, exports);
   uploadRoutes(app, db);

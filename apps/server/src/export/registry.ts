@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { ExportFormat } from '@obd/contract';
+import type { ExportFormat, Role } from '@obd/contract';
 import type { z } from 'zod';
 import type { Db } from '../db/database.ts';
 import type { ExportColumn } from './columns.ts';
@@ -12,6 +12,8 @@ import type { ExportColumn } from './columns.ts';
 export interface ExportDefinition<Query, Row> {
   /** The name the web app asks for, e.g. `coverage`. */
   list: string;
+  /** The least role that may download it, like its list's route (`audit`, `operators`: admin); any operator if absent. */
+  role?: Role;
   formats: readonly ExportFormat[];
   querySchema: z.ZodType<Query, unknown>;
   sheetName: string;
@@ -24,6 +26,7 @@ export interface ExportDefinition<Query, Row> {
 /** A single document (a scan's PDF report) delivered through the same single-use links. */
 export interface DocumentDefinition<Query> {
   list: string;
+  role?: Role;
   formats: readonly ['pdf'];
   querySchema: z.ZodType<Query, unknown>;
   fileName: (query: Query) => string;

@@ -1,16 +1,32 @@
 import type { Readable } from 'node:stream';
-import { DOWNLOADS_PATH, EXPORTS_PATH, exportRequestSchema, exportTicketSchema } from '@obd/contract';
+import {
+  DOWNLOADS_PATH,
+  EXPORTS_PATH,
+  exportRequestSchema,
+  exportTicketSchema,
+  type Role,
+} from '@obd/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentOperator } from '../auth/plugin.ts';
+import { currentOperator, hasRole, needsRole } from '../auth/plugin.ts';
 import type { Db } from '../db/database.ts';
 import { badRequest, notFound } from '../lib/errors.ts';
+import { actorOf, recordAudit } from '../modules/audit/record.ts';
 import { csvStream } from './csv.ts';
 import { cutOffWhenStalled, ExportSlots, exportLimits } from './limits.ts';
 import type { AnyExportDefinition, ExportRegistry } from './registry.ts';
 import { consumeTicket, issueTicket, peekTicket, type UsableTicket } from './tickets.ts';
+
 import { xlsxStream } from './xlsx.ts';
+
+/** The batches as they are, telling `add` each one's size: the export event's row count. */
+async function* counted<Row>(batches: AsyncIterable<Row[]>, add: (n: number) => void): AsyncIterable<Row[]> {
+  for await (const batch of batches) {
+    add(batch.length);
+    yield batch;
+  }
+}
 
 const CONTENT_TYPE = {
   pdf: 'application/pdf',
@@ -54,6 +70,8 @@ export function exportRoutes(app: FastifyInstance, db: Db, registry: ExportRegis
       }
       parseQuery(definition, query);
       const operator = currentOperator(request);
+      if (definition.role && !hasRole(operator.role, definition.role))
+        throw needsRole(definition.role, operator.role);
       // Said now, where the app shows it, rather than on the download page; the download checks again.
       if (isList(definition)) slots.check(operator.id);
       const ticket = await issueTicket(
@@ -104,15 +122,30 @@ export function exportRoutes(app: FastifyInstance, db: Db, registry: ExportRegis
       const release = isList(asked.definition) ? slots.take(peeked.operatorId) : () => {};
       let body: Readable;
       let target: ReturnType<typeof resolve>;
+      let used: UsableTicket | undefined;
+      let rows: number | null = null;
       try {
-        const used = await consumeTicket(db.kysely, request.params.ticket);
+        used = await consumeTicket(db.kysely, request.params.ticket);
         if (!used) throw expired();
         target = resolve(used);
         const { definition, format, query } = target;
+        // An admin-only list: the operator may have lost the role since the link was issued.
+        if (definition.role) {
+          const now = await db.kysely
+            .selectFrom('operators')
+            .select('role')
+            .where('id', '=', used.operatorId)
+            .executeTakeFirst();
+          const role = (now?.role ?? 'viewer') as Role;
+          if (!hasRole(role, definition.role)) throw needsRole(definition.role, role);
+        }
         request.log.info({ operatorId: used.operatorId, list: definition.list, format }, 'export started');
         if ('render' in definition) body = await definition.render(db, query);
         else {
-          const batches = definition.rows(db, query);
+          rows = 0;
+          const batches = counted(definition.rows(db, query), (n) => {
+            rows = (rows ?? 0) + n;
+          });
           body =
             format === 'csv'
               ? csvStream(batches, definition.columns)
@@ -123,6 +156,25 @@ export function exportRoutes(app: FastifyInstance, db: Db, registry: ExportRegis
         throw error;
       }
       reply.raw.once('close', release);
+      // The audit log's export event, once the download has ended (sent whole, or cut off).
+      const ticket = used;
+      let finished = false;
+      reply.raw.once('finish', () => {
+        finished = true;
+      });
+      reply.raw.once('close', () => {
+        recordAudit(db.kysely, actorOf(request, ticket.operatorId), {
+          action: 'export',
+          target: target.definition.list,
+          details: {
+            list: target.definition.list,
+            format: target.format,
+            filters: ticket.payload.query,
+            rows,
+            outcome: finished ? 'complete' : 'cut off',
+          },
+        }).catch((error) => request.log.warn({ err: error }, 'could not record the export in the audit log'));
+      });
       // A client gone while the link was being used closed the response before that listener.
       if (reply.raw.destroyed || request.raw.socket?.destroyed) release();
       cutOffWhenStalled(reply.raw, exportLimits.sendTimeoutMs, () =>

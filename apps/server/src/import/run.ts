@@ -5,6 +5,7 @@ import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { badRequest, HttpError } from '../lib/errors.ts';
 import { startImportHeartbeat } from '../lib/housekeeping.ts';
+import { type AuditActor, recordAudit } from '../modules/audit/record.ts';
 import { openWorkbook } from './open.ts';
 import type { ReceivedUpload } from './receive.ts';
 import { finishImport, ProgressWriter, startImport, trackProgress } from './record.ts';
@@ -83,6 +84,8 @@ export async function runImport<Answer, Context>(
   upload: ReceivedUpload,
   operatorId: number,
   log: FastifyBaseLogger,
+  /** Who uploaded, from where: the audit log's import event (the operator alone if not given). */
+  actor: AuditActor = { operatorId, address: null, userAgent: null },
 ): Promise<Answer & UploadExtras> {
   const started = performance.now();
   const record = await startImport(db, {
@@ -96,6 +99,20 @@ export async function runImport<Answer, Context>(
   const untrack = trackProgress(record.id, progress);
   const stopHeartbeat = startImportHeartbeat(db, record.id);
   const problems = new RowProblems();
+  /** The audit log's import event: kind, file, size, hash, outcome and counts. */
+  const importEvent = (outcome: 'succeeded' | 'failed', more: Record<string, unknown>) => ({
+    action: 'import' as const,
+    target: `import #${record.id}`,
+    details: {
+      kind: job.kind,
+      fileName: upload.fileName,
+      size: upload.size,
+      hash: upload.hash,
+      outcome,
+      ...(record.duplicateOf ? { duplicateOf: record.duplicateOf.id } : {}),
+      ...more,
+    },
+  });
   let workbook: Workbook | undefined;
   let totalRows = 0;
   let sheetOrder: string[] = [];
@@ -151,6 +168,19 @@ export async function runImport<Answer, Context>(
         });
         written += s.accepted;
       }
+      // Last in the import's transaction: the rows and their audit event commit together.
+      await recordAudit(
+        trx,
+        actor,
+        importEvent('succeeded', {
+          counts: {
+            rows: totalRows,
+            written,
+            inserted: staged.reduce((n, s) => n + s.stats.inserted, 0),
+            problems: problems.count,
+          },
+        }),
+      );
     });
     progress.hold(false);
     log.info(
@@ -203,6 +233,16 @@ export async function runImport<Answer, Context>(
       errorCount: problems.count,
       message: known ? error.message : SERVER_FAILURE,
     }).catch((e) => log.error({ err: e, importId: record.id }, 'could not record the failed import'));
+    await recordAudit(
+      db.kysely,
+      actor,
+      importEvent('failed', {
+        message: known ? error.message : SERVER_FAILURE,
+        counts: { rows: totalRows, problems: problems.count },
+      }),
+    ).catch((e) =>
+      log.error({ err: e, importId: record.id }, 'could not record the failed import in the audit log'),
+    );
     const cause = known ? error : new HttpError('INTERNAL', SERVER_FAILURE);
     throw new UploadFailure(cause, record.id, problems.sorted(sheetOrder));
   } finally {

@@ -8,12 +8,15 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database.ts';
+import type { ExportRegistry } from '../../export/registry.ts';
 import { notFound } from '../../lib/errors.ts';
+import { registerAuditExports } from './exports.ts';
 import { toAuditEvent } from './mapper.ts';
 import { findAuditEvent, listAuditEvents } from './repository.ts';
 
 /** The audit log (admin only): read-only routes; nothing here or anywhere updates or deletes events. */
-export function auditRoutes(app: FastifyInstance, db: Db) {
+export function auditRoutes(app: FastifyInstance, db: Db, exports: ExportRegistry) {
+  registerAuditExports(exports);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const admin = { role: 'admin' } as const;
 

@@ -31,9 +31,11 @@ import {
 } from '../../auth/repository.ts';
 import { serialised } from '../../auth/serialised.ts';
 import type { Db } from '../../db/database.ts';
+import type { ExportRegistry } from '../../export/registry.ts';
 import { forbidden, HttpError, notFound } from '../../lib/errors.ts';
 import { isoNow } from '../../lib/time.ts';
 import { actorOf, recordAudit } from '../audit/record.ts';
+import { registerOperatorExports } from './exports.ts';
 import { toOperatorRow } from './mapper.ts';
 import {
   countActiveAdmins,
@@ -65,7 +67,8 @@ const lastAdmin = (email: string, self: boolean) =>
  * `role: 'admin'` (a viewer or editor gets 403 with a sentence from the auth hook). Every change
  * and its audit event are written in one transaction, the event last.
  */
-export function operatorRoutes(app: FastifyInstance, db: Db) {
+export function operatorRoutes(app: FastifyInstance, db: Db, exports: ExportRegistry) {
+  registerOperatorExports(exports);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const throttle = new LoginThrottle(db);
   const admin = { role: 'admin' } as const;

@@ -24,6 +24,7 @@ import { type ImportJob, runImport, UploadFailure } from '../../import/run.ts';
 import { prewarmXlsxWorker } from '../../import/xlsxWorkers.ts';
 import { errorAnswer, SERVER_ERROR } from '../../lib/errorHandler.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
+import { type AuditActor, actorOf } from '../audit/record.ts';
 import { activationCodesJob } from './jobs/activationCodes.ts';
 import { faultCodesJob } from './jobs/faultCodes.ts';
 import { faultWorkbookJob } from './jobs/faultWorkbook.ts';
@@ -43,6 +44,7 @@ type StartedImport = (
   upload: ReceivedUpload,
   operatorId: number,
   log: FastifyBaseLogger,
+  actor: AuditActor,
 ) => Promise<unknown>;
 
 interface UploadRoute {
@@ -64,7 +66,8 @@ function uploadRoute<Answer, Context>(
     kind: job.kind,
     start(fields) {
       const context = job.start(fields);
-      return (db, upload, operatorId, log) => runImport(db, job, context, upload, operatorId, log);
+      return (db, upload, operatorId, log, actor) =>
+        runImport(db, job, context, upload, operatorId, log, actor);
     },
   };
 }
@@ -190,7 +193,7 @@ export function uploadRoutes(app: FastifyInstance, db: Db) {
             });
           }
           try {
-            return await started(db, received, operator.id, request.log);
+            return await started(db, received, operator.id, request.log, actorOf(request));
           } finally {
             await received.remove();
           }
