@@ -41,6 +41,22 @@ function waitForOperator(page, email, check, what) {
   );
 }
 
+/** Clicks `button`, waits for the browser's own download, saves it and returns its name and bytes. */
+async function download(page, button) {
+  const [file] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'obd-dl-')), file.suggestedFilename());
+  await file.saveAs(target);
+  const bytes = fs.readFileSync(target);
+  fs.rmSync(path.dirname(target), { recursive: true, force: true });
+  return { name: file.suggestedFilename(), bytes };
+}
+
+/** The lines of a downloaded CSV (UTF-8, an optional BOM), without the last empty one. */
+function csvLines({ bytes }) {
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  return text.split(/\r?\n/).filter((line, i, all) => line !== '' || i < all.length - 1);
+}
+
 /** Opens the Actions menu of `email`'s row and picks `item`; returns the dialog, once it has faded in. */
 async function rowAction(page, email, item) {
   await page.getByRole('button', { name: `Actions for ${email}`, exact: true }).click();
@@ -79,6 +95,9 @@ export const operatorsAndAudit = {
     await admin.getByRole('button', { name: 'Download CSV' }).waitFor();
     await admin.getByRole('button', { name: 'Download Excel' }).waitFor();
     await screenshot(admin, 'operators-list');
+    const operatorsXlsx = await download(admin, admin.getByRole('button', { name: 'Download Excel' }));
+    assert.match(operatorsXlsx.name, /^Operators_\d{4}-\d{2}-\d{2}\.xlsx$/);
+    assert.equal(operatorsXlsx.bytes.subarray(0, 2).toString(), 'PK', 'an XLSX is a zip');
 
     // --- Invite an editor for 7 days (the default).
     const inviteForm = admin.getByRole('form', { name: 'Invite an operator' });
@@ -250,6 +269,19 @@ export const operatorsAndAudit = {
     );
     assert.ok(byEditor.column('Operator').every((operator) => operator === EDITOR.email));
     assert.ok(byEditor.column('Action').includes('Signed up'));
+    // Their upload is there too, with its file.
+    const imports = byEditor.rows.filter((row) => row[byEditor.headers.indexOf('Action')] === 'Import');
+    assert.equal(imports.length, 1, `one import by the editor: ${JSON.stringify(byEditor.rows)}`);
+    assert.match(imports[0][byEditor.headers.indexOf('Details')], /^editor-codes\.csv/);
+    await screenshot(admin, 'audit-log-by-editor');
+
+    // The search downloads as CSV: every event of the editor, with its details as JSON.
+    const auditCsv = await download(admin, admin.getByRole('button', { name: 'Download CSV' }));
+    assert.match(auditCsv.name, /^Audit_Log_\d{4}-\d{2}-\d{2}_e2e-editor@example\.com\.csv$/);
+    const auditLines = csvLines(auditCsv);
+    assert.equal(auditLines[0], 'ID,Time,Operator,Action,Target,Details,Address,User Agent');
+    assert.equal(auditLines.length - 1, byEditor.total, 'every event of the search, no more');
+    assert.ok(auditLines.some((line) => line.includes(',import,') && line.includes('editor-codes.csv')));
 
     // The invitation the admin created.
     await filters.getByLabel('Operator').fill('');
@@ -383,6 +415,23 @@ export const operatorsAndAudit = {
         ),
       'the reset and the password change',
     );
+    // The downloads are recorded too: the admin's two exports.
+    await filters.getByLabel('Target').fill('');
+    await filters.getByLabel('Action').selectOption('export');
+    await filters.getByRole('button', { name: 'Search' }).click();
+    const exports = await readList(
+      admin,
+      (shown) =>
+        shown.column('Action').every((a) => a === 'Export') &&
+        ['operators', 'audit'].every((list) => shown.column('Target').includes(list)),
+      'the exports',
+    );
+    // (Run after the other journeys, the admin's earlier downloads are listed as well.)
+    for (const list of ['operators', 'audit']) {
+      assert.ok(exports.column('Target').includes(list), `an export of ${list}: ${exports.column('Target')}`);
+    }
+    assert.ok(exports.column('Operator').every((operator) => operator === ADMIN.email));
+    await screenshot(admin, 'audit-log-exports');
 
     // --- On a phone: the Operators screen and the invite form fit the width (the table scrolls).
     const phone = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
