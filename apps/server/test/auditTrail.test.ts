@@ -169,6 +169,31 @@ describe.each(DIALECTS)('exports and imports in the audit log on %s', (dialect) 
     });
   });
 
+  it('records an upload refused before its import started (a bad form field), by whom', async () => {
+    const body = multipart(
+      { companyId: 'twelve' },
+      { name: 'codes.xlsx', data: await xlsx([{ name: 'Codes', rows: [header] }]) },
+    );
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/faultCodes',
+      payload: body.payload,
+      headers: { ...editor.headers, ...body.headers, 'user-agent': 'Uploader/3.0' },
+    });
+    expect(res.statusCode).toBe(400);
+    const event = (await events('import')).at(-1);
+    expect(event).toMatchObject({
+      operator_id: editor.operator.id,
+      target: `import #${res.json().importId}`,
+    });
+    expect(JSON.parse(event?.details ?? '')).toMatchObject({
+      kind: 'fault_codes',
+      fileName: 'codes.xlsx',
+      outcome: 'refused',
+      message: expect.stringMatching(/companyId must be a whole number/),
+    });
+  });
+
   it('writes nothing of an import whose audit event fails', async () => {
     const data = await xlsx([
       { name: 'Codes', rows: [header, ['C2001', 'Rolled back', 1, 1, 'Honda', 21, 'no']] },

@@ -1,5 +1,7 @@
 import type { ImportKind, ImportPhase, RowProblem } from '@obd/contract';
+import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
 import { isoNow } from '../lib/time.ts';
 
 /** The progress figures of a running import, as the import record carries them. */
@@ -77,11 +79,11 @@ export async function startImport(
  * file, else of the request) and no hash.
  */
 export async function recordRefusal(
-  db: Db,
+  db: Kysely<Database>,
   values: { operatorId: number; kind: ImportKind; fileName: string; fileSize: number; message: string },
 ): Promise<number> {
   const now = isoNow();
-  const row = await db.kysely
+  const row = await db
     .insertInto('imports')
     .values({
       operator_id: values.operatorId,

@@ -24,7 +24,7 @@ import { type ImportJob, runImport, UploadFailure } from '../../import/run.ts';
 import { prewarmXlsxWorker } from '../../import/xlsxWorkers.ts';
 import { errorAnswer, SERVER_ERROR } from '../../lib/errorHandler.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
-import { type AuditActor, actorOf } from '../audit/record.ts';
+import { type AuditActor, actorOf, recordAudit } from '../audit/record.ts';
 import { activationCodesJob } from './jobs/activationCodes.ts';
 import { faultCodesJob } from './jobs/faultCodes.ts';
 import { faultWorkbookJob } from './jobs/faultWorkbook.ts';
@@ -136,17 +136,32 @@ async function refused(
     fileName: string;
     fileSize: number;
     log: FastifyBaseLogger;
+    actor: AuditActor;
   },
 ): Promise<unknown> {
   const known = error instanceof HttpError ? error : null;
+  const { actor, log, ...refusal } = upload;
+  const message = known?.message ?? SERVER_ERROR;
   try {
-    const importId = await recordRefusal(db, {
-      ...upload,
-      message: known?.message ?? SERVER_ERROR,
+    // The record and its audit event together, like every import's.
+    const importId = await db.kysely.transaction().execute(async (trx) => {
+      const id = await recordRefusal(trx, { ...refusal, message });
+      await recordAudit(trx, actor, {
+        action: 'import',
+        target: `import #${id}`,
+        details: {
+          kind: refusal.kind,
+          fileName: refusal.fileName,
+          size: refusal.fileSize,
+          outcome: 'refused',
+          message,
+        },
+      });
+      return id;
     });
     return known ? new UploadFailure(known, importId, []) : error;
   } catch (e) {
-    upload.log.error({ err: e }, 'could not record a refused upload');
+    log.error({ err: e }, 'could not record a refused upload');
     return error;
   }
 }
@@ -190,6 +205,7 @@ export function uploadRoutes(app: FastifyInstance, db: Db) {
               fileName: received?.fileName ?? fileName,
               fileSize: received?.size ?? size,
               log: request.log,
+              actor: actorOf(request),
             });
           }
           try {
