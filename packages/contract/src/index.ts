@@ -18,5 +18,7 @@ export * from './operations/runs.ts';
 export * from './operations/users.ts';
 export * from './operators/invitations.ts';
 export * from './operators/operators.ts';
+export * from './overview.ts';
+export * from './search.ts';
 export * from './uploads/makes.ts';
 export * from './uploads/uploads.ts';
