@@ -22,7 +22,9 @@ import { catalogueRoutes } from './modules/catalogue/routes.ts';
 import { faultCodeRoutes } from './modules/faultCodes/routes.ts';
 import { operationsRoutes } from './modules/operations/routes.ts';
 import { operatorRoutes } from './modules/operators/routes.ts';
+import { preferencesRoutes } from './modules/preferences/routes.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
+import { savedViewRoutes } from './modules/views/routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -107,6 +109,8 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   registerHousekeeping(app, db, { auditRetentionDays: config.auditRetentionDays });
   operationsRoutes(app, db, exports);
   exportRoutes(app, db, exports);
+  preferencesRoutes(app, db);
+  savedViewRoutes(app, db);
 
   await serveWebApp(app, config.webRoot);
   return app;

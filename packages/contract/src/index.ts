@@ -22,3 +22,4 @@ export * from './overview.ts';
 export * from './search.ts';
 export * from './uploads/makes.ts';
 export * from './uploads/uploads.ts';
+export * from './views/views.ts';

@@ -23,6 +23,7 @@ import { listMonthsMigration } from './migrations/007_list_months.ts';
 import { loginAttemptsMigration } from './migrations/008_login_attempts.ts';
 import { ticketSessionsMigration } from './migrations/009_ticket_sessions_import_heartbeat.ts';
 import { operatorsAuditMigration } from './migrations/010_operators_audit.ts';
+import { listViewsMigration } from './migrations/012_list_views.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -206,6 +207,7 @@ export async function migrate(db: Db): Promise<void> {
     '008_login_attempts': loginAttemptsMigration(db.dialect),
     '009_ticket_sessions_import_heartbeat': ticketSessionsMigration(),
     '010_operators_audit': operatorsAuditMigration(db.dialect),
+    '012_list_views': listViewsMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

@@ -260,6 +260,26 @@ export interface Database {
     /** `{"2026-05": 123, …}`: JSON text on SQLite, jsonb (an object) on PostgreSQL. */
     months: string | Record<string, number> | null;
   };
+  /** 012: an operator's columns (JSON `{ order, hidden }`, null: as declared) and density per list. */
+  list_preferences: {
+    operator_id: number;
+    list: string;
+    columns: string | null;
+    density: string;
+    updated_at: string;
+  };
+  /** 012: a list's query and columns under a name; `shared` 0/1 (every operator may open it). */
+  saved_views: {
+    id: Generated<number>;
+    operator_id: number;
+    list: string;
+    name: string;
+    shared: number;
+    query: string;
+    columns: string | null;
+    created_at: string;
+    updated_at: string;
+  };
   /** 004: the same per day of the list's sort time, for the columns of few values. */
   list_days: { tbl: string; col: string; val: string; day: string; n: number | string };
 }

@@ -13,6 +13,7 @@ import { currentOperator, hasRole, needsRole } from '../auth/plugin.ts';
 import type { Db } from '../db/database.ts';
 import { badRequest, notFound } from '../lib/errors.ts';
 import { actorOf, recordAudit } from '../modules/audit/record.ts';
+import type { ExportColumn } from './columns.ts';
 import { csvStream } from './csv.ts';
 import { cutOffWhenStalled, ExportSlots, exportLimits } from './limits.ts';
 import type { AnyExportDefinition, ExportRegistry } from './registry.ts';
@@ -46,6 +47,22 @@ function parseQuery(definition: AnyExportDefinition, query: Record<string, strin
   return parsed.data;
 }
 
+/**
+ * The columns asked for, in the order asked (the list's visible columns); every declared column
+ * when none are named. A name that is not one of the export's headers is a 400 naming it.
+ */
+function chosenColumns<Row>(definition: { list: string; columns: ExportColumn<Row>[] }, names?: string[]) {
+  if (!names) return definition.columns;
+  const byHeader = new Map(definition.columns.map((column) => [column.header, column]));
+  const unknown = names.find((name) => !byHeader.has(name));
+  if (unknown !== undefined) {
+    throw badRequest(
+      `The ${definition.list} export has no column "${unknown}". Its columns: ${definition.columns.map((c) => c.header).join(', ')}.`,
+    );
+  }
+  return [...new Set(names)].map((name) => byHeader.get(name) as ExportColumn<Row>);
+}
+
 // Lists download as files; a document (a scan's PDF report) opens in the browser's viewer.
 const contentDisposition = (fileName: string, inline = false) =>
   `${inline ? 'inline' : 'attachment'}; filename="${fileName.replace(/[^\x20-\x7e]|"/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
@@ -61,7 +78,7 @@ export function exportRoutes(app: FastifyInstance, db: Db, registry: ExportRegis
     EXPORTS_PATH,
     { schema: { body: exportRequestSchema, response: { 201: exportTicketSchema } } },
     async (request, reply) => {
-      const { list, format, query } = request.body;
+      const { list, format, query, columns } = request.body;
       const definition = registry.get(list);
       if (!definition)
         throw badRequest(`There is no export called "${list}". Known: ${registry.names().join(', ')}.`);
@@ -69,6 +86,11 @@ export function exportRoutes(app: FastifyInstance, db: Db, registry: ExportRegis
         throw badRequest(`The ${list} export comes as ${definition.formats.join(' or ')}, not ${format}.`);
       }
       parseQuery(definition, query);
+      if (columns) {
+        if ('render' in definition)
+          throw badRequest(`The ${list} export is a document: it has no columns to choose.`);
+        chosenColumns(definition, columns);
+      }
       const operator = currentOperator(request);
       if (definition.role && !hasRole(operator.role, definition.role))
         throw needsRole(definition.role, operator.role);
@@ -77,7 +99,7 @@ export function exportRoutes(app: FastifyInstance, db: Db, registry: ExportRegis
       const ticket = await issueTicket(
         db.kysely,
         { operatorId: operator.id, sessionId: operator.sessionId },
-        { list, format, query },
+        columns ? { list, format, query, columns } : { list, format, query },
       );
       reply.code(201);
       return { url: `${DOWNLOADS_PATH}/${ticket.token}`, expiresAt: ticket.expiresAt };
@@ -143,13 +165,14 @@ export function exportRoutes(app: FastifyInstance, db: Db, registry: ExportRegis
         if ('render' in definition) body = await definition.render(db, query);
         else {
           rows = 0;
+          const columns = chosenColumns(definition, used.payload.columns);
           const batches = counted(definition.rows(db, query), (n) => {
             rows = (rows ?? 0) + n;
           });
           body =
             format === 'csv'
-              ? csvStream(batches, definition.columns)
-              : xlsxStream(batches, definition.columns, definition.sheetName);
+              ? csvStream(batches, columns)
+              : xlsxStream(batches, columns, definition.sheetName);
         }
       } catch (error) {
         release();

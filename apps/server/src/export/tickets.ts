@@ -12,6 +12,8 @@ export interface TicketPayload {
   list: string;
   format: ExportFormat;
   query: Record<string, string>;
+  /** Only these columns, in this order (issue 12); every column when absent. */
+  columns?: string[];
 }
 
 /** Issues a one-time download ticket for a signed-in operator's session; only its hash is stored. */

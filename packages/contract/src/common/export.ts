@@ -28,6 +28,17 @@ export const exportRequestSchema = z.object({
       error: `a filter name may be at most ${EXPORT_QUERY_LIMITS.nameLength} characters long`,
     })
     .default({}),
+  /**
+   * Only these columns, in this order (the list's visible columns, issue 12); every column of the
+   * export when absent. Each must be one of the export's declared column headers.
+   */
+  columns: z
+    .array(
+      z.string().min(1, 'a column name may not be empty').max(100, 'a column name is at most 100 characters'),
+    )
+    .min(1, 'columns names at least one column; leave it out for every column')
+    .max(80, 'columns names at most 80 columns')
+    .optional(),
 });
 export type ExportRequest = z.infer<typeof exportRequestSchema>;
 
