@@ -1,0 +1,44 @@
+import type { FilterField } from '../../list/declaration.ts';
+import { listHref } from '../../list/listState.ts';
+import { coverageData } from '../catalogue/declarations.tsx';
+import { faultCodeList } from '../faultCodes/declarations.tsx';
+import { OPERATIONS_PATHS, scansList, specialFunctionsList, usersList } from '../operations/declarations.tsx';
+import { IMPORT_HISTORY_PATHS, importHistoryList } from '../uploads/importHistory.tsx';
+
+/**
+ * Every door from the Overview and the search palette into a list: one function, `listLink`, which
+ * writes the list's address exactly as the list writes its own (the list engine's `listHref`, from
+ * the list's declared filters). A filter the list does not declare is dropped, as the list itself
+ * would drop it from a pasted address — so the tests of these links fail if a list loses a filter.
+ */
+
+interface ListTarget {
+  path: string;
+  filters: readonly FilterField[];
+}
+
+/** The lists the Overview and the palette open, by name. */
+export const LIST_TARGETS = {
+  scans: { path: OPERATIONS_PATHS.scans, filters: scansList.filters },
+  specialFunctions: { path: OPERATIONS_PATHS.specialFunctions, filters: specialFunctionsList.filters },
+  users: { path: OPERATIONS_PATHS.users, filters: usersList.filters },
+  faultCodes: { path: '/FaultCodeList', filters: faultCodeList.filters },
+  coverage: { path: '/Api1', filters: coverageData.filters },
+  imports: { path: IMPORT_HISTORY_PATHS.list, filters: importHistoryList.filters },
+} as const satisfies Record<string, ListTarget>;
+
+export type ListName = keyof typeof LIST_TARGETS;
+
+/** A list's filter values by query-parameter name; empty and undefined values are left out. */
+export type ListFilter = Readonly<Record<string, string | null | undefined>>;
+
+/** The address of `list` searched for `filter`, page 1. */
+export function listLink(list: ListName, filter: ListFilter = {}): string {
+  const target: ListTarget = LIST_TARGETS[list];
+  return listHref(target.path, target.filters, filter);
+}
+
+/** The scans list's filter for a period of days (started on or after `from`, ended on or before `to`). */
+export function scanPeriod(from: string, to: string): ListFilter {
+  return { scan_start_time: from, scan_end_time: to };
+}
