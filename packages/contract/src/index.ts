@@ -12,6 +12,7 @@ export * from './common/export.ts';
 export * from './common/list.ts';
 export * from './common/openapi.ts';
 export * from './common/pager.ts';
+export * from './common/sort.ts';
 export * from './faultCodes/faultCodes.ts';
 export * from './operations/filters.ts';
 export * from './operations/runs.ts';

@@ -24,6 +24,7 @@ import { loginAttemptsMigration } from './migrations/008_login_attempts.ts';
 import { ticketSessionsMigration } from './migrations/009_ticket_sessions_import_heartbeat.ts';
 import { operatorsAuditMigration } from './migrations/010_operators_audit.ts';
 import { listViewsMigration } from './migrations/012_list_views.ts';
+import { sortIndexesMigration } from './migrations/015_sort_indexes.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -207,6 +208,7 @@ export async function migrate(db: Db): Promise<void> {
     '008_login_attempts': loginAttemptsMigration(db.dialect),
     '009_ticket_sessions_import_heartbeat': ticketSessionsMigration(),
     '010_operators_audit': operatorsAuditMigration(db.dialect),
+    '015_sort_indexes': sortIndexesMigration(db.dialect),
     '012_list_views': listViewsMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -217,6 +219,9 @@ export async function migrate(db: Db): Promise<void> {
   const { error, results } = await new Migrator({
     db: db.kysely,
     provider,
+    // Several engineers number their migrations at once and land them in any order: a database
+    // that ran a later number still runs an earlier one added after it.
+    allowUnorderedMigrations: true,
     ...bookkeeping,
   }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

@@ -1,16 +1,40 @@
 import { z } from 'zod';
 import { booleanFilter, dataListSchema, pagingSchema, textFilter } from '../common/list.ts';
+import { sortSchema } from '../common/sort.ts';
 
 /** Page size of the four fault-code browsers (spec §9). */
 export const FAULT_CODES_PAGE_SIZE = 30;
 
-/** Query of every fault-code browser: dtc and make contain (case-insensitive), generic exact. */
-export const faultCodeQuerySchema = pagingSchema(FAULT_CODES_PAGE_SIZE).extend({
+/** The columns every fault-code browser sorts by (`severity` and its like only on the fault codes). */
+export const FAULT_TEXT_SORT_FIELDS = ['id', 'dtc', 'make', 'company_id', 'generic', 'language'] as const;
+export const FAULT_CODE_SORT_FIELDS = [
+  'id',
+  'dtc',
+  'make',
+  'company_id',
+  'generic',
+  'title',
+  'severity',
+  'repair_difficulty',
+] as const;
+
+const faultFilters = {
   dtc: textFilter,
   make: textFilter,
   generic: booleanFilter,
+};
+/** Query of the fault codes browser: dtc and make contain (case-insensitive), generic exact. */
+export const faultCodeListQuerySchema = pagingSchema(FAULT_CODES_PAGE_SIZE).extend({
+  ...sortSchema(FAULT_CODE_SORT_FIELDS).shape,
+  ...faultFilters,
+});
+/** Query of the causes, symptoms and solutions browsers: the same filters. */
+export const faultCodeQuerySchema = pagingSchema(FAULT_CODES_PAGE_SIZE).extend({
+  ...sortSchema(FAULT_TEXT_SORT_FIELDS).shape,
+  ...faultFilters,
 });
 export type FaultCodeQuery = z.infer<typeof faultCodeQuerySchema>;
+export type FaultCodeListQuery = z.infer<typeof faultCodeListQuerySchema>;
 
 const common = {
   id: z.number(),

@@ -1,12 +1,30 @@
 import { z } from 'zod';
 import { booleanFilter, pagingSchema, textFilter } from '../common/list.ts';
+import { sortSchema } from '../common/sort.ts';
 import { fromTime, toTime, wholeNumberFilter } from './filters.ts';
 
 /** Scans, special-function runs and actuation runs: 30 a page (spec §9). */
 export const RUNS_PAGE_SIZE = 30;
 
 export const SCANS_PATH = '/api/ScanDetail';
+/** The columns the scans list sorts by (decisions §9); without `sort`, newest start first. */
+export const SCAN_SORT_FIELDS = [
+  'id',
+  'email',
+  'scan_start_time',
+  'scan_end_time',
+  'model',
+  'license_plate',
+  'vin',
+  'scan_ended',
+  'make',
+  'country_id',
+  'function',
+  'type',
+  'app_version',
+] as const;
 export const scanQuerySchema = pagingSchema(RUNS_PAGE_SIZE).extend({
+  ...sortSchema(SCAN_SORT_FIELDS).shape,
   email: textFilter,
   make: textFilter,
   model: textFilter,
@@ -16,6 +34,8 @@ export const scanQuerySchema = pagingSchema(RUNS_PAGE_SIZE).extend({
   scan_end_time: toTime,
   type: textFilter,
   app_version: textFilter,
+  /** Reported DTC (issue 13): scans whose decoded fault codes include this code, exact, case-insensitive. */
+  dtc: textFilter,
 });
 export type ScanQuery = z.infer<typeof scanQuerySchema>;
 
@@ -62,7 +82,25 @@ export const scanDetailSchema = scanRowSchema.extend({
 export type ScanDetail = z.infer<typeof scanDetailSchema>;
 
 export const SPECIAL_FUNCTIONS_PATH = '/api/SpecialFunctions';
+/** The columns the special-functions list sorts by; without `sort`, newest start first. */
+export const SPECIAL_FUNCTION_SORT_FIELDS = [
+  'id',
+  'user_email',
+  'make',
+  'module',
+  'model',
+  'function_type',
+  'command_type',
+  'item_number',
+  'variant',
+  'license_plate',
+  'scan_ended',
+  'hard_coded',
+  'scan_start_time',
+  'scan_end_time',
+] as const;
 export const specialFunctionQuerySchema = pagingSchema(RUNS_PAGE_SIZE).extend({
+  ...sortSchema(SPECIAL_FUNCTION_SORT_FIELDS).shape,
   email: textFilter,
   make: textFilter,
   module: textFilter,
@@ -109,7 +147,24 @@ export const specialFunctionDetailSchema = specialFunctionRowSchema.extend({
 });
 
 export const ACTUATIONS_PATH = '/api/ActuationsDetail';
+/** The columns the actuations list sorts by; without `sort`, newest first. */
+export const ACTUATION_SORT_FIELDS = [
+  'id',
+  'user_email',
+  'make',
+  'model',
+  'actuation_type',
+  'actuation_option',
+  'input',
+  'device',
+  'product_id',
+  'user_car_model_id',
+  'end_date',
+  'created_at',
+  'updated_at',
+] as const;
 export const actuationRunQuerySchema = pagingSchema(RUNS_PAGE_SIZE).extend({
+  ...sortSchema(ACTUATION_SORT_FIELDS).shape,
   email: textFilter,
   make: textFilter,
   model: textFilter,

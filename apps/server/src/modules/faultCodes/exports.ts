@@ -1,8 +1,8 @@
 import {
   difficultyLabel,
   exportFileName,
-  type FaultCodeQuery,
-  faultCodeQuerySchema,
+  type FaultCodeListQuery,
+  faultCodeListQuerySchema,
   severityLabel,
   yesNo,
 } from '@obd/contract';
@@ -12,7 +12,7 @@ import { faultCodesQuery } from './repository.ts';
 
 // A named row source, so that TypeScript infers the export's row type from it. The rows are the
 // list's own query, streamed (cells are read from the stored row: no DTO per exported row).
-const faultCodeRows = (db: Db, q: FaultCodeQuery) =>
+const faultCodeRows = (db: Db, q: FaultCodeListQuery) =>
   db.streamRows(faultCodesQuery(db.kysely, db.dialect, q).compile());
 
 /** The fault-code list's download: every row the list's filters match, in the list's order. */
@@ -20,7 +20,7 @@ export function registerFaultCodeExports(exports: ExportRegistry) {
   exports.register({
     list: 'faultCodes',
     formats: ['csv', 'xlsx'],
-    querySchema: faultCodeQuerySchema,
+    querySchema: faultCodeListQuerySchema,
     sheetName: 'Fault Codes',
     fileName: (q, format) => exportFileName('Fault_Codes', [q.dtc, q.make], format),
     columns: [

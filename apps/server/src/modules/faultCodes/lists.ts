@@ -1,5 +1,6 @@
-import type { FaultCodeQuery } from '@obd/contract';
+import type { FAULT_CODE_SORT_FIELDS, FAULT_TEXT_SORT_FIELDS, FaultCodeQuery } from '@obd/contract';
 import { contains, type FilterRules, flag } from '../../lib/filters.ts';
+import type { SortShape } from '../../lib/sort.ts';
 
 /**
  * The shape of the four fault-code browsers, in one place: how each query parameter filters
@@ -16,12 +17,31 @@ const rules = {
 
 const common = ['id', 'dtc', 'make', 'company_id', 'generic'] as const;
 
+const byName = <F extends string>(fields: readonly F[]) =>
+  Object.fromEntries(fields.map((f) => [f, f])) as Record<F, F>;
+
 export const faultCodes = {
   table: 'fault_codes',
   rules,
   columns: [...common, 'title', 'severity', 'repair_difficulty'] as const,
   /** The primary key: pages never overlap or skip. */
   order: 'id',
+  /** Sortable columns (decisions §9); without a sort, by id. Thousands of rows: no index needed. */
+  sort: {
+    columns: byName<(typeof FAULT_CODE_SORT_FIELDS)[number]>([
+      'id',
+      'dtc',
+      'make',
+      'company_id',
+      'generic',
+      'title',
+      'severity',
+      'repair_difficulty',
+    ]),
+    nullable: ['make', 'title', 'severity', 'repair_difficulty'],
+    default: [['id', 'asc']],
+    key: 'id',
+  } satisfies SortShape<(typeof FAULT_CODE_SORT_FIELDS)[number]>,
 } as const;
 
 /** Causes, symptoms and solutions: the same shape, each with its own text column. */
@@ -35,6 +55,19 @@ export const faultText = {
   rules,
   columns: [...common, 'language'] as const,
   order: 'id',
+  sort: {
+    columns: byName<(typeof FAULT_TEXT_SORT_FIELDS)[number]>([
+      'id',
+      'dtc',
+      'make',
+      'company_id',
+      'generic',
+      'language',
+    ]),
+    nullable: ['make'],
+    default: [['id', 'asc']],
+    key: 'id',
+  } satisfies SortShape<(typeof FAULT_TEXT_SORT_FIELDS)[number]>,
 } as const;
 
 export type FaultTextList = keyof typeof faultTexts;

@@ -1,9 +1,10 @@
-import type { FaultCodeQuery } from '@obd/contract';
+import type { FaultCodeListQuery, FaultCodeQuery } from '@obd/contract';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { whereFilters } from '../../lib/filters.ts';
 import { fetchPage } from '../../lib/list.ts';
+import { orderBySort } from '../../lib/sort.ts';
 import { type FaultTextList, faultCodes, faultText, faultTexts } from './lists.ts';
 
 /**
@@ -13,21 +14,23 @@ import { type FaultTextList, faultCodes, faultText, faultTexts } from './lists.t
  */
 
 type Filters = Omit<FaultCodeQuery, 'page' | 'limit'>;
+type ListFilters = Omit<FaultCodeListQuery, 'page' | 'limit'>;
 
-function faultCodesFiltered(db: Kysely<Database>, dialect: Dialect, q: Filters) {
+function faultCodesFiltered(db: Kysely<Database>, dialect: Dialect, q: ListFilters) {
   return db.selectFrom(faultCodes.table).where((eb) => whereFilters(eb, dialect, faultCodes.rules, q));
 }
 
-const faultCodesSelected = (q: ReturnType<typeof faultCodesFiltered>) =>
-  q.select(faultCodes.columns).orderBy(faultCodes.order);
+const faultCodesSelected =
+  (dialect: Dialect, sort: ListFilters) => (q: ReturnType<typeof faultCodesFiltered>) =>
+    orderBySort(q.select(faultCodes.columns), dialect, faultCodes.sort, sort);
 
-export function listFaultCodes(db: Kysely<Database>, dialect: Dialect, q: FaultCodeQuery) {
-  return fetchPage(faultCodesFiltered(db, dialect, q), faultCodesSelected, q);
+export function listFaultCodes(db: Kysely<Database>, dialect: Dialect, q: FaultCodeListQuery) {
+  return fetchPage(faultCodesFiltered(db, dialect, q), faultCodesSelected(dialect, q), q);
 }
 
 /** Every fault code under the filters, in the list's order: the export streams it. */
-export function faultCodesQuery(db: Kysely<Database>, dialect: Dialect, q: Filters) {
-  return faultCodesSelected(faultCodesFiltered(db, dialect, q));
+export function faultCodesQuery(db: Kysely<Database>, dialect: Dialect, q: ListFilters) {
+  return faultCodesSelected(dialect, q)(faultCodesFiltered(db, dialect, q));
 }
 
 function faultTextsFiltered(db: Kysely<Database>, dialect: Dialect, list: FaultTextList, q: Filters) {
@@ -44,7 +47,13 @@ export function listFaultTexts(
   const { text } = faultTexts[list];
   return fetchPage(
     faultTextsFiltered(db, dialect, list, q),
-    (s) => s.select([...faultText.columns, (eb) => eb.ref(text).as('text')]).orderBy(faultText.order),
+    (s) =>
+      orderBySort(
+        s.select([...faultText.columns, (eb) => eb.ref(text).as('text')]),
+        dialect,
+        faultText.sort,
+        q,
+      ),
     q,
   );
 }

@@ -1,6 +1,7 @@
 import {
   FAULT_CODE_PATHS,
   faultCauseListSchema,
+  faultCodeListQuerySchema,
   faultCodeListSchema,
   faultCodeQuerySchema,
   faultSolutionListSchema,
@@ -23,7 +24,7 @@ export function faultCodeRoutes(app: FastifyInstance, db: Db, exports: ExportReg
 
   r.get(
     FAULT_CODE_PATHS.list,
-    { schema: { querystring: faultCodeQuerySchema, response: { 200: faultCodeListSchema } } },
+    { schema: { querystring: faultCodeListQuerySchema, response: { 200: faultCodeListSchema } } },
     async (request) => {
       const { rows, total } = await listFaultCodes(db.kysely, db.dialect, request.query);
       return { data: rows.map(toFaultCode), total };

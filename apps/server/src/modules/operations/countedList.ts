@@ -1,3 +1,4 @@
+import type { SortQuery } from '@obd/contract';
 import {
   type Expression,
   type ExpressionBuilder,
@@ -10,8 +11,10 @@ import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filters.ts';
 import { fetchPage, type Page } from '../../lib/list.ts';
+import { resolveSort, type SortShape } from '../../lib/sort.ts';
 import { likePattern } from '../../lib/sql.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
+import { sortedPage } from './sortedList.ts';
 
 /**
  * Pages of the activity lists (scans, special-function runs, actuation runs) at a million rows,
@@ -33,8 +36,8 @@ import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 
 type Filters = Record<string, unknown>;
 
-/** A list's one active filter, if exactly one. */
-function singleFilter<Q extends object>(rules: FilterRules<Q>, query: Q) {
+/** A list's one active filter, if exactly one (null: none; undefined: more than one). */
+export function singleFilter<Q extends object>(rules: FilterRules<Q>, query: Q) {
   const active = (Object.entries(rules) as [string, FilterRule][]).filter(([param]) => {
     const v = (query as Filters)[param];
     return v !== undefined && v !== null && v !== '';
@@ -90,7 +93,7 @@ const WALK_SHARE = 0.02;
 const MAX_DAY_VALUES = 200;
 
 /** How to count and page this filter, or undefined when the general path must (decided at once). */
-function plan(
+export function plan(
   db: Kysely<Database>,
   dialect: Dialect,
   table: CountedTableName,
@@ -280,6 +283,9 @@ export async function countedPage<T extends CountedTableName, Q extends { page: 
   base: () => SelectQueryBuilder<Database, T, object>,
   select: (q: SelectQueryBuilder<Database, T, object>) => SelectQueryBuilder<Database, T, R>,
 ): Promise<Page<R>> {
+  // Another order than the list's own (decisions §9): the same totals, its own page query.
+  const sort = resolveSort(COUNTED_LISTS[table].sort as SortShape<string>, query as SortQuery);
+  if (sort) return sortedPage(db, dialect, table, rules, query, base, select, sort);
   const ruleWhere = (eb: ExpressionBuilder<Database, T>) => whereFilters(eb, dialect, rules, query);
   const filter = singleFilter(rules, query);
   const offset = (query.page - 1) * query.limit;

@@ -1,4 +1,13 @@
-import type { ActuationRunQuery, ScanQuery, SpecialFunctionQuery, UserQuery } from '@obd/contract';
+import type {
+  ACTUATION_SORT_FIELDS,
+  ActuationRunQuery,
+  SCAN_SORT_FIELDS,
+  ScanQuery,
+  SPECIAL_FUNCTION_SORT_FIELDS,
+  SpecialFunctionQuery,
+  USER_SORT_FIELDS,
+  UserQuery,
+} from '@obd/contract';
 import {
   atLeast,
   atMost,
@@ -8,6 +17,7 @@ import {
   type FilterRules,
   flag,
 } from '../../lib/filters.ts';
+import type { SortShape } from '../../lib/sort.ts';
 
 /**
  * The shape of each operations list, in one place: the columns it shows (an allow-list), its
@@ -27,6 +37,10 @@ const SEARCH = {
   special_function_runs: 'special_function_runs_search',
   actuation_runs: 'actuation_runs_search',
 } as const;
+
+/** Each field the contract sorts by is a column of the same name (the activity tables). */
+const sameNames = <F extends string>(fields: readonly F[]) =>
+  Object.fromEntries(fields.map((f) => [f, f])) as Record<F, F>;
 
 /** Columns counted by the database for a list's totals and deep pages (migrations 004 and 007). */
 export interface CountedColumns {
@@ -62,6 +76,29 @@ export const users = {
     'u.created_at',
     'u.last_login_at',
   ] as const,
+  /** Sortable columns (decisions §9); migration 015 indexes each. Without a sort: newest id first. */
+  sort: {
+    columns: Object.fromEntries(
+      (
+        [
+          'id',
+          'email',
+          'name',
+          'phone',
+          'country',
+          'plan',
+          'status',
+          'device',
+          'app_version',
+          'created_at',
+          'last_login_at',
+        ] as const
+      ).map((f) => [f, `u.${f}`]),
+    ) as Record<(typeof USER_SORT_FIELDS)[number], string>,
+    nullable: ['name', 'phone', 'country', 'device', 'app_version', 'last_login_at'],
+    default: [],
+    key: 'u.id',
+  } satisfies SortShape<(typeof USER_SORT_FIELDS)[number]>,
 };
 
 export const scans = {
@@ -100,6 +137,36 @@ export const scans = {
     totalsOnly: ['email', 'model'],
     byMonth: ['email', 'model'],
   },
+  /** Sortable columns (decisions §9); migration 015 indexes each. Without a sort: newest start first. */
+  sort: {
+    columns: sameNames<(typeof SCAN_SORT_FIELDS)[number]>([
+      'id',
+      'email',
+      'scan_start_time',
+      'scan_end_time',
+      'model',
+      'license_plate',
+      'vin',
+      'scan_ended',
+      'make',
+      'country_id',
+      'function',
+      'type',
+      'app_version',
+    ]),
+    nullable: [
+      'scan_end_time',
+      'model',
+      'license_plate',
+      'vin',
+      'country_id',
+      'function',
+      'type',
+      'app_version',
+    ],
+    default: [['scan_start_time', 'desc']],
+    key: 'id',
+  } satisfies SortShape<(typeof SCAN_SORT_FIELDS)[number]>,
 } as const;
 
 export const specialFunctionRuns = {
@@ -151,6 +218,36 @@ export const specialFunctionRuns = {
     totalsOnly: ['user_email', 'model'],
     byMonth: ['user_email', 'model'],
   },
+  sort: {
+    columns: sameNames<(typeof SPECIAL_FUNCTION_SORT_FIELDS)[number]>([
+      'id',
+      'user_email',
+      'make',
+      'module',
+      'model',
+      'function_type',
+      'command_type',
+      'item_number',
+      'variant',
+      'license_plate',
+      'scan_ended',
+      'hard_coded',
+      'scan_start_time',
+      'scan_end_time',
+    ]),
+    nullable: [
+      'module',
+      'model',
+      'function_type',
+      'command_type',
+      'item_number',
+      'variant',
+      'license_plate',
+      'scan_end_time',
+    ],
+    default: [['scan_start_time', 'desc']],
+    key: 'id',
+  } satisfies SortShape<(typeof SPECIAL_FUNCTION_SORT_FIELDS)[number]>,
 } as const;
 
 export const actuationRuns = {
@@ -185,6 +282,35 @@ export const actuationRuns = {
     totalsOnly: ['user_email', 'model', 'user_car_model_id'],
     byMonth: ['user_email', 'model'],
   },
+  sort: {
+    columns: sameNames<(typeof ACTUATION_SORT_FIELDS)[number]>([
+      'id',
+      'user_email',
+      'make',
+      'model',
+      'actuation_type',
+      'actuation_option',
+      'input',
+      'device',
+      'product_id',
+      'user_car_model_id',
+      'end_date',
+      'created_at',
+      'updated_at',
+    ]),
+    nullable: [
+      'model',
+      'actuation_type',
+      'actuation_option',
+      'input',
+      'device',
+      'product_id',
+      'user_car_model_id',
+      'end_date',
+    ],
+    default: [['created_at', 'desc']],
+    key: 'id',
+  } satisfies SortShape<(typeof ACTUATION_SORT_FIELDS)[number]>,
 } as const;
 
 /** The counted activity lists by table. */

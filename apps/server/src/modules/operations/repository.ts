@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { whereFilters } from '../../lib/filters.ts';
 import { fetchPage } from '../../lib/list.ts';
+import { orderBySort } from '../../lib/sort.ts';
 import { countedPage } from './countedList.ts';
 import { actuationRuns, scans, specialFunctionRuns, users } from './lists.ts';
 import { toScanDetail } from './mapper.ts';
@@ -16,6 +17,7 @@ import { toScanDetail } from './mapper.ts';
  * function takes the executor (the database or a transaction) and the dialect.
  */
 
+/** A list's filters and sort: its query without the page. */
 type Filters<Q> = Omit<Q, 'page' | 'limit'>;
 /** The filtered FROM of one table, before its columns are chosen. */
 type From<T extends keyof Database> = SelectQueryBuilder<Database, T, object>;
@@ -28,25 +30,26 @@ function usersFiltered(db: Executor, dialect: Dialect, q: Filters<UserQuery>) {
   return db.selectFrom('app_users as u').where((eb) => whereFilters(eb, dialect, users.rules, q));
 }
 
-function usersSelected(q: ReturnType<typeof usersFiltered>) {
-  return q
-    .select(users.columns)
-    .select((eb) =>
-      eb
-        .selectFrom('subscriptions as s')
-        .select((s) => s.fn.max('s.ends_at').as('ends'))
-        .whereRef('s.app_user_id', '=', 'u.id')
-        .as('subscription_ends_at'),
-    )
-    .orderBy('u.id', 'desc');
+function usersSelected(dialect: Dialect, sort: Filters<UserQuery>) {
+  return (q: ReturnType<typeof usersFiltered>) => orderBySort(usersColumns(q), dialect, users.sort, sort);
+}
+
+function usersColumns(q: ReturnType<typeof usersFiltered>) {
+  return q.select(users.columns).select((eb) =>
+    eb
+      .selectFrom('subscriptions as s')
+      .select((s) => s.fn.max('s.ends_at').as('ends'))
+      .whereRef('s.app_user_id', '=', 'u.id')
+      .as('subscription_ends_at'),
+  );
 }
 
 export function listUsers(db: Executor, dialect: Dialect, q: UserQuery) {
-  return fetchPage(usersFiltered(db, dialect, q), usersSelected, q);
+  return fetchPage(usersFiltered(db, dialect, q), usersSelected(dialect, q), q);
 }
 
 export function usersQuery(db: Executor, dialect: Dialect, q: Filters<UserQuery>) {
-  return usersSelected(usersFiltered(db, dialect, q));
+  return usersSelected(dialect, q)(usersFiltered(db, dialect, q));
 }
 
 /** The plans and statuses in use, for the Users Table's choices. */
@@ -60,16 +63,28 @@ export async function userFacets(db: Executor) {
 
 // ---------------------------------------------------------------- scans
 
-const scansSelected = (q: From<'scans'>) =>
-  q.select(scans.columns).orderBy(scans.counted.order, 'desc').orderBy('id', 'desc');
+/** The list's columns in its order: the asked sort, else newest start first (then id). */
+const scansSelected = (dialect: Dialect, sort: Filters<ScanQuery>) => (q: From<'scans'>) =>
+  orderBySort(q.select(scans.columns), dialect, scans.sort, sort);
 
 export function listScans(db: Executor, dialect: Dialect, q: ScanQuery) {
-  return countedPage(db, dialect, 'scans', scans.rules, q, () => db.selectFrom('scans'), scansSelected);
+  return countedPage(
+    db,
+    dialect,
+    'scans',
+    scans.rules,
+    q,
+    () => db.selectFrom('scans'),
+    scansSelected(dialect, q),
+  );
 }
 
 /** Every row under the filters, in the list's order: the export streams it. */
 export function scansQuery(db: Executor, dialect: Dialect, q: Filters<ScanQuery>) {
-  return scansSelected(db.selectFrom('scans').where((eb) => whereFilters(eb, dialect, scans.rules, q)));
+  return scansSelected(
+    dialect,
+    q,
+  )(db.selectFrom('scans').where((eb) => whereFilters(eb, dialect, scans.rules, q)));
 }
 
 export function findScan(db: Executor, id: number) {
@@ -89,11 +104,9 @@ export async function loadScanDetail(db: Executor, id: number) {
 
 // ---------------------------------------------------------------- special functions
 
-const specialFunctionsSelected = (q: From<'special_function_runs'>) =>
-  q
-    .select(specialFunctionRuns.columns)
-    .orderBy(specialFunctionRuns.counted.order, 'desc')
-    .orderBy('id', 'desc');
+const specialFunctionsSelected =
+  (dialect: Dialect, sort: Filters<SpecialFunctionQuery>) => (q: From<'special_function_runs'>) =>
+    orderBySort(q.select(specialFunctionRuns.columns), dialect, specialFunctionRuns.sort, sort);
 
 export function listSpecialFunctions(db: Executor, dialect: Dialect, q: SpecialFunctionQuery) {
   return countedPage(
@@ -103,13 +116,16 @@ export function listSpecialFunctions(db: Executor, dialect: Dialect, q: SpecialF
     specialFunctionRuns.rules,
     q,
     () => db.selectFrom('special_function_runs'),
-    specialFunctionsSelected,
+    specialFunctionsSelected(dialect, q),
   );
 }
 
 /** Every row under the filters, in the list's order: the export streams it. */
 export function specialFunctionsQuery(db: Executor, dialect: Dialect, q: Filters<SpecialFunctionQuery>) {
   return specialFunctionsSelected(
+    dialect,
+    q,
+  )(
     db
       .selectFrom('special_function_runs')
       .where((eb) => whereFilters(eb, dialect, specialFunctionRuns.rules, q)),
@@ -126,8 +142,9 @@ export function findSpecialFunction(db: Executor, id: number) {
 
 // ---------------------------------------------------------------- actuation runs
 
-const actuationRunsSelected = (q: From<'actuation_runs'>) =>
-  q.select(actuationRuns.columns).orderBy(actuationRuns.counted.order, 'desc').orderBy('id', 'desc');
+const actuationRunsSelected =
+  (dialect: Dialect, sort: Filters<ActuationRunQuery>) => (q: From<'actuation_runs'>) =>
+    orderBySort(q.select(actuationRuns.columns), dialect, actuationRuns.sort, sort);
 
 export function listActuationRuns(db: Executor, dialect: Dialect, q: ActuationRunQuery) {
   return countedPage(
@@ -137,15 +154,16 @@ export function listActuationRuns(db: Executor, dialect: Dialect, q: ActuationRu
     actuationRuns.rules,
     q,
     () => db.selectFrom('actuation_runs'),
-    actuationRunsSelected,
+    actuationRunsSelected(dialect, q),
   );
 }
 
 /** Every row under the filters, in the list's order: the export streams it. */
 export function actuationRunsQuery(db: Executor, dialect: Dialect, q: Filters<ActuationRunQuery>) {
   return actuationRunsSelected(
-    db.selectFrom('actuation_runs').where((eb) => whereFilters(eb, dialect, actuationRuns.rules, q)),
-  );
+    dialect,
+    q,
+  )(db.selectFrom('actuation_runs').where((eb) => whereFilters(eb, dialect, actuationRuns.rules, q)));
 }
 
 export function findActuationRun(db: Executor, id: number) {

@@ -1,0 +1,150 @@
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
+import type { Dialect } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filters.ts';
+import type { Page } from '../../lib/list.ts';
+import { type ResolvedSort, sortModifiers } from '../../lib/sort.ts';
+import { plan, singleFilter } from './countedList.ts';
+import type { CountedTableName } from './lists.ts';
+
+/**
+ * A page of an activity list sorted by another column than its time (decisions §9), at a million
+ * rows, with the exact total. The total does not depend on the order: it comes from the same
+ * counters as the list's own order (`countedList.ts` `plan`), or from a count when no counter
+ * answers (several filters, an uncounted column). Only the page query differs, and it is one of two:
+ *
+ * - **walk** the sorted column's index (migration 015: one per sortable column, ending in the id)
+ *   from the end the order starts at, testing each row against the filter, until the page: the
+ *   rows read are about (offset + limit) × rows / matches. Right when matches are frequent.
+ * - **sort the matches**: find them through the filter's own index (counters' values, FTS5 or
+ *   trigram, the (value, time) indexes), then sort only them. Right when they are few.
+ *
+ * The cheaper of the two is chosen from the exact total before the page is asked for — the
+ * databases' own planners cannot tell them apart for `contains` (their estimates of a LIKE are
+ * guesses), so each query is written so that it can only be run the way chosen: the walk keeps
+ * the filter's column out of any index (SQLite `+column`; PostgreSQL the counted values instead of
+ * ILIKE), the sort materialises the matches before ordering them.
+ */
+
+type Query = { page: number; limit: number };
+type Filters = Record<string, unknown>;
+
+/** Sorting this many matches costs about as much as walking this many index entries and rows. */
+const SORT_COST = 1;
+
+async function tableRows(db: Kysely<Database>, table: CountedTableName): Promise<number> {
+  const { rows } = await sql<{
+    n: unknown;
+  }>`SELECT n FROM list_totals WHERE tbl = ${table} AND col = '' AND val = ''`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * The filter conditions of a walk: each active rule, kept away from the column's own index on
+ * SQLite (whose planner would otherwise read every match through it and sort them).
+ */
+function walkConditions<T extends CountedTableName, Q extends object>(
+  dialect: Dialect,
+  rules: FilterRules<Q>,
+  query: Q,
+  single: ((walk: boolean) => Expression<SqlBool> | null) | undefined,
+): (eb: ExpressionBuilder<Database, T>) => Expression<SqlBool> {
+  return (eb) => {
+    const conditions: Expression<SqlBool>[] = [];
+    for (const [param, rule] of Object.entries(rules) as [string, FilterRule][]) {
+      const value = (query as Filters)[param];
+      if (value === undefined || value === null || value === '') continue;
+      const counted = single?.(true);
+      if (counted) {
+        conditions.push(counted);
+        continue;
+      }
+      const column = sql.ref(rule.column);
+      if (dialect === 'sqlite' && rule.match === 'exact')
+        conditions.push(sql<SqlBool>`+${column} = ${value}`);
+      else if (dialect === 'sqlite' && rule.match === 'flag')
+        conditions.push(sql<SqlBool>`+${column} = ${value ? 1 : 0}`);
+      else if (dialect === 'sqlite' && rule.match === 'atLeast')
+        conditions.push(sql<SqlBool>`+${column} >= ${value}`);
+      else if (dialect === 'sqlite' && rule.match === 'atMost')
+        conditions.push(sql<SqlBool>`+${column} <= ${value}`);
+      else
+        conditions.push(
+          whereFilters(eb, dialect, { [param]: rule } as FilterRules<Filters>, query as Filters),
+        );
+    }
+    return eb.and(conditions);
+  };
+}
+
+/** One page of `table` under `rules` in the order `sort`, then the id in the same direction. */
+export async function sortedPage<T extends CountedTableName, Q extends Query, R>(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: T,
+  rules: FilterRules<Q>,
+  query: Q,
+  base: () => SelectQueryBuilder<Database, T, object>,
+  select: (q: SelectQueryBuilder<Database, T, object>) => SelectQueryBuilder<Database, T, R>,
+  sort: ResolvedSort,
+): Promise<Page<R>> {
+  const offset = (query.page - 1) * query.limit;
+  const filter = singleFilter(rules, query);
+  const planned = plan(db, dialect, table, filter);
+  const [all, p] = await Promise.all([tableRows(db, table), planned?.()]);
+  const ruleWhere = (eb: ExpressionBuilder<Database, T>) => whereFilters(eb, dialect, rules, query);
+  let total: number;
+  if (p) total = p.total;
+  else if (filter === null) total = all;
+  else {
+    const counted = await base()
+      .where(ruleWhere)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    total = Number((counted as { n: unknown }).n);
+  }
+  if (offset >= total || total === 0) return { rows: [], total };
+
+  const direction = sort.order;
+  const ordered = <O>(q: SelectQueryBuilder<Database, T, O>) =>
+    q.orderBy(sql.ref(sort.column), sortModifiers(dialect, sort)).orderBy(sql.ref('id'), direction);
+  const within = Math.min(query.limit, total - offset);
+  // Rows read by a walk ≈ (offset + page) × all / matches; by a sort ≈ matches.
+  const walk = filter === null || ((offset + within) * all) / total <= SORT_COST * total;
+
+  // Kysely writes an embedded query in parentheses: `AS MATERIALIZED (select …)`.
+  let idsIn: (eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>;
+  if (walk) {
+    // Skipped rows are stepped over in the sorted column's index (ids only), then the page's rows read.
+    const where = filter === null ? undefined : walkConditions<T, Q>(dialect, rules, query, p?.where);
+    const walked = base().select(sql.ref<number>('id').as('id'));
+    const ids = ordered(where ? walked.where(where) : walked)
+      .limit(query.limit)
+      .offset(offset);
+    idsIn = (eb) => eb(sql.ref('id'), 'in', ids as never);
+  } else {
+    // The matches through the filter's index, materialised, then sorted: no index on the sorted
+    // column can tempt the planner into walking it for a few matches.
+    const condition = p?.where?.(false);
+    const matches = base()
+      .where(condition ? () => condition : ruleWhere)
+      .select([sql.ref<number>('id').as('id'), sql.ref(sort.column).as('sort_value')]);
+    const nulls =
+      dialect === 'postgres' && sort.nullable
+        ? direction === 'asc'
+          ? sql` NULLS FIRST`
+          : sql` NULLS LAST`
+        : sql``;
+    const ids = sql<number>`WITH matches AS MATERIALIZED ${matches} SELECT id FROM matches ORDER BY sort_value ${sql.raw(direction)}${nulls}, id ${sql.raw(direction)} LIMIT ${query.limit} OFFSET ${offset}`;
+    idsIn = () => sql<SqlBool>`${sql.ref('id')} IN (${ids})`;
+  }
+  const page = await ordered(select(base().where(idsIn as never)).clearOrderBy()).execute();
+  return { rows: page as R[], total };
+}
