@@ -1,5 +1,5 @@
 import type { FilterField } from '../../list/declaration.ts';
-import { listHref } from '../../list/listState.ts';
+import { filterParams, listHref } from '../../list/listState.ts';
 import { coverageData } from '../catalogue/declarations.tsx';
 import { faultCodeList } from '../faultCodes/declarations.tsx';
 import { OPERATIONS_PATHS, scansList, specialFunctionsList, usersList } from '../operations/declarations.tsx';
@@ -41,4 +41,11 @@ export function listLink(list: ListName, filter: ListFilter = {}): string {
 /** The scans list's filter for a period of days (started on or after `from`, ended on or before `to`). */
 export function scanPeriod(from: string, to: string): ListFilter {
   return { scan_start_time: from, scan_end_time: to };
+}
+
+/** Whether `list` declares every filter of `filter` (a link dropping one would show more than asked). */
+export function listAccepts(list: ListName, filter: Readonly<Record<string, string>>): boolean {
+  const target: ListTarget = LIST_TARGETS[list];
+  const names = new Set(target.filters.flatMap((field) => filterParams(field)));
+  return Object.keys(filter).every((name) => names.has(name));
 }
