@@ -22,7 +22,9 @@ import { catalogueRoutes } from './modules/catalogue/routes.ts';
 import { faultCodeRoutes } from './modules/faultCodes/routes.ts';
 import { operationsRoutes } from './modules/operations/routes.ts';
 import { operatorRoutes } from './modules/operators/routes.ts';
+import { overviewRoutes } from './modules/overview/routes.ts';
 import { preferencesRoutes } from './modules/preferences/routes.ts';
+import { searchRoutes } from './modules/search/routes.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
 import { savedViewRoutes } from './modules/views/routes.ts';
 
@@ -108,6 +110,8 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   // Stale upload folders and abandoned imports at start; expired rows hourly (timers stop on close).
   registerHousekeeping(app, db, { auditRetentionDays: config.auditRetentionDays });
   operationsRoutes(app, db, exports);
+  overviewRoutes(app, db);
+  searchRoutes(app, db);
   exportRoutes(app, db, exports);
   preferencesRoutes(app, db);
   savedViewRoutes(app, db);

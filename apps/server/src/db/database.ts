@@ -23,6 +23,7 @@ import { listMonthsMigration } from './migrations/007_list_months.ts';
 import { loginAttemptsMigration } from './migrations/008_login_attempts.ts';
 import { ticketSessionsMigration } from './migrations/009_ticket_sessions_import_heartbeat.ts';
 import { operatorsAuditMigration } from './migrations/010_operators_audit.ts';
+import { overviewMigration } from './migrations/011_overview.ts';
 import { listViewsMigration } from './migrations/012_list_views.ts';
 import { sortIndexesMigration } from './migrations/015_sort_indexes.ts';
 import type { Database } from './schema.ts';
@@ -208,6 +209,7 @@ export async function migrate(db: Db): Promise<void> {
     '008_login_attempts': loginAttemptsMigration(db.dialect),
     '009_ticket_sessions_import_heartbeat': ticketSessionsMigration(),
     '010_operators_audit': operatorsAuditMigration(db.dialect),
+    '011_overview': overviewMigration(db.dialect),
     '015_sort_indexes': sortIndexesMigration(db.dialect),
     '012_list_views': listViewsMigration(db.dialect),
   };

@@ -282,6 +282,14 @@ export interface Database {
   };
   /** 004: the same per day of the list's sort time, for the columns of few values. */
   list_days: { tbl: string; col: string; val: string; day: string; n: number | string };
+  /** 011: the fault codes decoded in each scan (upper-cased, once per scan), kept by triggers on scans. */
+  scan_dtcs: { scan_id: number; dtc: string; scan_start_time: string };
+  /**
+   * 011: scans per day of their start by `topic` (segment, make, app_version, email, dtc) and
+   * `key`, kept by triggers; `overview_months` the same per month (make, app_version, dtc).
+   */
+  overview_days: { topic: string; key: string; day: string; n: number | string };
+  overview_months: { topic: string; key: string; month: string; n: number | string };
 }
 
 interface CatalogueColumns {
