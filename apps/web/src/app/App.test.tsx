@@ -93,6 +93,7 @@ describe('layout', { timeout: 20_000 }, () => {
     await within(sidebar).findByRole('link', { name: 'Audit log' });
     const links = within(sidebar).getAllByRole('link');
     expect(links.map((link) => link.textContent)).toEqual([
+      'Overview',
       'Users Table',
       'Coverage Data',
       'Mechanic Commands',

@@ -1,7 +1,7 @@
 import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { ACCOUNT_PATH } from '../features/account/AccountScreen.tsx';
 import { hasRole, ROLE_LABELS, RoleBadge } from '../features/auth/roles.tsx';
@@ -9,6 +9,11 @@ import { meQueryOptions, useLogout } from '../features/auth/session.ts';
 import { useRememberedListHref } from '../list/rememberedQueries.ts';
 import classes from './AppLayout.module.css';
 import { type ScreenRoute, SIDEBAR_SCREENS, screenAt } from './screens.tsx';
+
+// The search palette (issue 13) is its own chunk, fetched with the layout: Spotlight and the lists' link code.
+const HeaderSearch = lazy(() =>
+  import('../features/search/SearchPalette.tsx').then((m) => ({ default: m.HeaderSearch })),
+);
 
 const PRODUCT_NAME = 'OBD Admin';
 
@@ -55,6 +60,9 @@ export function AppLayout() {
               {PRODUCT_NAME}
             </Title>
           </Group>
+          <Suspense fallback={null}>
+            <HeaderSearch />
+          </Suspense>
           <OperatorMenu />
         </Group>
       </AppShell.Header>

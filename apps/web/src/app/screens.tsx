@@ -30,6 +30,7 @@ import {
 import { actuationDetails, scanDetails, specialFunctionDetails } from '../features/operations/details.tsx';
 import { OPERATORS_SCREEN_PATH } from '../features/operators/declarations.tsx';
 import { OperatorsScreen } from '../features/operators/OperatorsScreen.tsx';
+import { OverviewScreen } from '../features/overview/OverviewScreen.tsx';
 import {
   IMPORT_HISTORY_PATHS,
   importDetails,
@@ -67,6 +68,8 @@ export interface ScreenRoute {
 
 /** Every guarded screen; the sidebar shows those without `sidebarParent`, in this order (spec §2.2). */
 export const SCREENS: readonly ScreenRoute[] = [
+  // Issue 13: the service at a glance, first in the sidebar (the sign-in still lands on Users Table, decisions).
+  { path: '/Overview', label: 'Overview', element: <OverviewScreen /> },
   listScreen(OPERATIONS_PATHS.users, usersList, 'Users Table'),
   // decisions §5: the sidebar corrects the spec's 'Covarage'.
   listScreen('/Api1', coverageData),
