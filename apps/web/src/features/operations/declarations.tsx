@@ -111,6 +111,8 @@ const SCAN_FILTERS: readonly FilterField<QueryFilterName<ScanQuery>>[] = [
   },
   { kind: 'text', name: 'type', label: 'Type', placeholder: 'e.g. OBD' },
   { kind: 'text', name: 'app_version', label: 'App Version' },
+  // Issue 13: scans whose decoded fault codes include this code (the Overview's top fault codes link here).
+  { kind: 'text', name: 'dtc', label: 'Reported DTC', placeholder: 'e.g. P0300' },
 ];
 
 export const scansList = defineList({

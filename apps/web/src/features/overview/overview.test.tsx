@@ -91,6 +91,9 @@ describe('Overview', { timeout: 20_000 }, () => {
     expect(
       within(card('Top fault codes')).getByText('Random/Multiple Cylinder Misfire Detected'),
     ).toBeTruthy();
+    expect(within(card('Top fault codes')).getByRole('link', { name: '12' }).getAttribute('href')).toBe(
+      '/ObdScanReport?scan_start_time=2026-06-01&scan_end_time=2026-06-30&dtc=P0300',
+    );
     showTable('App users by plan');
     expect(within(card('App users by plan')).getByRole('link', { name: '7' }).getAttribute('href')).toBe(
       '/UsersTable?plan=pro',
