@@ -143,6 +143,7 @@ describe.each(DIALECTS)('access by matched route on %s', (dialect) => {
       'GET /',
       'GET /api/downloads/:ticket',
       'GET /api/health',
+      'GET /api/imports/:id/problems',
       'GET /api/signup',
       'GET /assets/app.js',
       'GET /index.html',

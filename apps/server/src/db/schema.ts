@@ -245,6 +245,30 @@ export interface Database {
     duplicate_of: number | null;
     /** 009: last sign of life of a running import's process (PostgreSQL). */
     heartbeat_at: string | null;
+    /** 014: a preview's stored file (its folder holds it), until when, its form fields and figures. */
+    preview_path: string | null;
+    expires_at: string | null;
+    fields: string | null;
+    preview_stats: string | null;
+    /** 014: JSON { sheet: headers } of the cells kept in import_problems. */
+    problem_columns: string | null;
+  };
+  /** 014: every problem row of an import (bounded), with its cells as the file had them. */
+  import_problems: {
+    import_id: number;
+    sheet_index: number;
+    sheet: string;
+    row: number;
+    problem: string;
+    cells: string | null;
+  };
+  /** 014: column mappings given by operators, per kind of upload and set of file headers. */
+  import_column_mappings: {
+    kind: string;
+    headers_key: string;
+    mapping: string;
+    operator_id: number | null;
+    updated_at: string;
   };
   /**
    * 004: rows per value of each counted column of the activity lists (`col = ''`: the whole

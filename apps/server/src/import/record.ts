@@ -195,7 +195,7 @@ export async function finishImport(
   db: Db,
   id: number,
   outcome: {
-    status: 'succeeded' | 'failed';
+    status: 'succeeded' | 'failed' | 'preview';
     rowsProcessed: number;
     stats: unknown;
     errors: RowProblem[];

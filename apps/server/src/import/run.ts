@@ -1,4 +1,4 @@
-import type { ImportKind, RowProblem } from '@obd/contract';
+import type { ImportKind, ImportPreview, RowProblem } from '@obd/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
@@ -8,7 +8,7 @@ import { startImportHeartbeat } from '../lib/housekeeping.ts';
 import { type AuditActor, recordAudit } from '../modules/audit/record.ts';
 import { openWorkbook } from './open.ts';
 import type { ReceivedUpload } from './receive.ts';
-import { finishImport, ProgressWriter, startImport, trackProgress } from './record.ts';
+import { finishImport, ProgressWriter, type StartedImport, startImport, trackProgress } from './record.ts';
 import {
   RowProblems,
   type SheetPlan,
@@ -53,12 +53,15 @@ export interface ImportOutcome {
 
 /** A failed upload: the sentence, plus the import record and row problems for the answer. */
 export class UploadFailure extends HttpError {
+  /** The error as it was thrown (a missing column's carries what a mapping needs). */
+  readonly original: HttpError;
   constructor(
     cause: HttpError,
     readonly importId: number,
     readonly errors: RowProblem[],
   ) {
     super(cause.code, cause.message);
+    this.original = cause;
   }
 }
 
@@ -67,7 +70,25 @@ export interface UploadExtras {
   errors: RowProblem[];
   duplicateOfImportId: number | null;
   warning?: string;
+  preview?: ImportPreview;
 }
+
+/** How a run differs from a plain upload (issue 15: previews, their commit, every problem kept). */
+export interface RunOptions {
+  /** Read, check and write in a transaction that is rolled back: the figures, nothing written. */
+  preview?: { expiresAt: string };
+  /** The record to run under (a preview being imported) instead of a new one. */
+  record?: StartedImport;
+  /** Where the row problems go (a collector keeping every one); a fresh RowProblems if not given. */
+  problems?: RowProblems;
+  /** Each sheet's plan as it will be used (e.g. with a column mapping and problem capture). */
+  plan?(plan: SheetPlan, index: number, sheet: string): SheetPlan;
+  /** Told when reading ends and writing starts. */
+  writing?(): void;
+}
+
+/** Thrown at the end of a preview's transaction so that it rolls back. */
+class PreviewRollback extends Error {}
 
 const SERVER_FAILURE =
   'The import failed on the server, so nothing was imported. Try again; if it persists, tell the team.';
@@ -86,19 +107,22 @@ export async function runImport<Answer, Context>(
   log: FastifyBaseLogger,
   /** Who uploaded, from where: the audit log's import event (the operator alone if not given). */
   actor: AuditActor = { operatorId, address: null, userAgent: null },
+  options: RunOptions = {},
 ): Promise<Answer & UploadExtras> {
   const started = performance.now();
-  const record = await startImport(db, {
-    operatorId,
-    kind: job.kind,
-    fileName: upload.fileName,
-    fileSize: upload.size,
-    fileHash: upload.hash,
-  });
+  const record =
+    options.record ??
+    (await startImport(db, {
+      operatorId,
+      kind: job.kind,
+      fileName: upload.fileName,
+      fileSize: upload.size,
+      fileHash: upload.hash,
+    }));
   const progress = new ProgressWriter(db, record.id);
   const untrack = trackProgress(record.id, progress);
   const stopHeartbeat = startImportHeartbeat(db, record.id);
-  const problems = new RowProblems();
+  const problems = options.problems ?? new RowProblems();
   /** The audit log's import event: kind, file, size, hash, outcome and counts. */
   const importEvent = (outcome: 'succeeded' | 'failed', more: Record<string, unknown>) => ({
     action: 'import' as const,
@@ -118,7 +142,9 @@ export async function runImport<Answer, Context>(
   let sheetOrder: string[] = [];
   try {
     workbook = await openWorkbook(upload.path, upload.fileName, job.accept);
-    const sheets = job.plan(workbook, context);
+    const sheets = job
+      .plan(workbook, context)
+      .map(({ sheet, plan }, i) => ({ sheet, plan: options.plan ? options.plan(plan, i, sheet) : plan }));
     sheetOrder = sheets.map((s) => s.plan.label);
 
     const staged: (StagedSheet & { sheet: string })[] = [];
@@ -150,6 +176,7 @@ export async function runImport<Answer, Context>(
     }
 
     const read = performance.now();
+    options.writing?.();
     progress.update(totalRows, 50, 'writing', toWrite);
     // On SQLite the transaction holds the only connection: progress waits (see ProgressWriter).
     if (db.dialect === 'sqlite') {
@@ -157,31 +184,38 @@ export async function runImport<Answer, Context>(
       progress.hold(true);
     }
     let written = 0;
-    await db.kysely.transaction().execute(async (trx) => {
-      await job.beforeWrite?.(trx, context);
-      for (const s of staged) {
-        const base = written;
-        await writeSheet(trx, db.dialect, s, {
-          importId: record.id,
-          problems,
-          onProgress: (n) => progress.update(base + n, 50 + (50 * (base + n)) / toWrite),
-        });
-        written += s.accepted;
-      }
-      // Last in the import's transaction: the rows and their audit event commit together.
-      await recordAudit(
-        trx,
-        actor,
-        importEvent('succeeded', {
-          counts: {
-            rows: totalRows,
-            written,
-            inserted: staged.reduce((n, s) => n + s.stats.inserted, 0),
-            problems: problems.count,
-          },
-        }),
-      );
-    });
+    await db.kysely
+      .transaction()
+      .execute(async (trx) => {
+        await job.beforeWrite?.(trx, context);
+        for (const s of staged) {
+          const base = written;
+          await writeSheet(trx, db.dialect, s, {
+            importId: record.id,
+            problems,
+            onProgress: (n) => progress.update(base + n, 50 + (50 * (base + n)) / toWrite),
+          });
+          written += s.accepted;
+        }
+        // A preview has its figures: nothing of it stays.
+        if (options.preview) throw new PreviewRollback();
+        // Last in the import's transaction: the rows and their audit event commit together.
+        await recordAudit(
+          trx,
+          actor,
+          importEvent('succeeded', {
+            counts: {
+              rows: totalRows,
+              written,
+              inserted: staged.reduce((n, s) => n + s.stats.inserted, 0),
+              problems: problems.count,
+            },
+          }),
+        );
+      })
+      .catch((error) => {
+        if (!(error instanceof PreviewRollback)) throw error;
+      });
     progress.hold(false);
     log.info(
       {
@@ -204,9 +238,14 @@ export async function runImport<Answer, Context>(
       fileSize: upload.size,
     };
     const answer = await job.answer(outcome, context, db);
+    const preview = options.preview && {
+      expiresAt: options.preview.expiresAt,
+      sheets: previewSheets(outcome),
+    };
+    if (preview) (answer as { message?: string }).message = previewMessage(preview);
     await progress.settle();
     await finishImport(db, record.id, {
-      status: 'succeeded',
+      status: preview ? 'preview' : 'succeeded',
       rowsProcessed: totalRows,
       stats: job.history ? job.history(answer) : ((answer as { stats?: unknown }).stats ?? answer),
       errors: problems.sorted(sheetOrder),
@@ -219,6 +258,7 @@ export async function runImport<Answer, Context>(
       errors: problems.sorted(sheetOrder),
       duplicateOfImportId: record.duplicateOf?.id ?? null,
       ...(record.duplicateOf ? { warning: duplicateWarning(record.duplicateOf) } : {}),
+      ...(preview ? { preview } : {}),
     };
   } catch (error) {
     progress.hold(false);
@@ -250,6 +290,25 @@ export async function runImport<Answer, Context>(
     untrack();
     await workbook?.close();
   }
+}
+
+/** A preview's figures per sheet: what the import would do with its rows. */
+function previewSheets(outcome: ImportOutcome): ImportPreview['sheets'] {
+  return outcome.sheets.map(({ plan, stats }) => ({
+    sheet: plan.label,
+    totalRows: stats.totalRows,
+    newRows: stats.inserted,
+    inFileDuplicates: stats.inFile,
+    databaseDuplicates: stats.inDatabase,
+    invalidRows: stats.invalid,
+  }));
+}
+
+function previewMessage(preview: ImportPreview): string {
+  const sum = (k: 'totalRows' | 'newRows') => preview.sheets.reduce((n, s) => n + s[k], 0);
+  const rows = sum('totalRows');
+  const added = sum('newRows');
+  return `Nothing was written yet: importing this file would add ${added.toLocaleString('en-US')} of its ${rows.toLocaleString('en-US')} row${rows === 1 ? '' : 's'}. Import it or cancel.`;
 }
 
 function duplicateWarning(previous: { id: number; finishedAt: string | null }) {

@@ -4,7 +4,7 @@ import { MAX_ROW_ERRORS, type RowProblem } from '@obd/contract';
 import { CompiledQuery, sql, type Transaction } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { type ColumnIndex, type ColumnSpec, findColumns } from './columns.ts';
+import { type ColumnIndex, type ColumnSpec, findColumns, type HeaderMapping } from './columns.ts';
 import { KeySet } from './keySet.ts';
 import { Reason } from './values.ts';
 import type { SheetReading } from './workbook.ts';
@@ -38,6 +38,8 @@ export interface SheetPlan<K extends string = string> {
   /** The sheet's name, as row problems name it. */
   label: string;
   columns: readonly ColumnSpec<K>[];
+  /** Columns named by hand for fields no header matched (issue 15), and who hears the header row. */
+  mapping?: HeaderMapping;
   /** A data row → the values to store (in `target.columns` order), or why it cannot be. */
   parse(cell: (key: K) => string): Values | Reason;
   /** Indices of the values that identify a row within the file. */
@@ -161,7 +163,7 @@ export async function stageSheet(
         cells = r.cells;
         if (!index) {
           if (!hasText(cells)) continue;
-          index = findColumns(cells, plan.columns, plan.label);
+          index = findColumns(cells, plan.columns, plan.label, plan.mapping);
           wanted = Object.values(index).filter((i) => i >= 0);
           reading.only(wanted);
           continue;

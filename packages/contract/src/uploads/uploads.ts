@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dataListSchema, pagingSchema } from '../common/list.ts';
+import { columnMappingNeededSchema, importPreviewSchema } from './importFlow.ts';
 
 /** The upload endpoints, verbatim with their sic spellings (decisions §1). */
 export const UPLOAD_PATHS = {
@@ -33,7 +34,8 @@ export const IMPORT_KIND_LABELS: Record<ImportKind, string> = {
   activation_codes: 'Activation codes',
 };
 
-export const IMPORT_STATUSES = ['running', 'succeeded', 'failed'] as const;
+/** A preview (issue 15) waits for "Import" (then runs), or was cancelled, or expired unimported. */
+export const IMPORT_STATUSES = ['running', 'succeeded', 'failed', 'preview', 'cancelled', 'expired'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
 /**
@@ -62,6 +64,10 @@ const uploadExtras = {
   duplicateOfImportId: z.number().int().nullable(),
   /** A sentence to show when the same file was imported before. */
   warning: z.string().optional(),
+  /** Set on a preview (`?preview=true`): nothing was written; the figures are what "Import" would do. */
+  preview: importPreviewSchema.optional(),
+  /** On an import of a preview whose figures came out different (the database changed meanwhile): how. */
+  previewChanged: z.string().optional(),
 };
 
 export const updateCommandsResponseSchema = z.object({
@@ -177,6 +183,8 @@ export const uploadErrorSchema = z.object({
   success: z.literal(false).optional(),
   importId: z.number().int().optional(),
   errors: z.array(rowProblemSchema).optional(),
+  /** A required column was not found: what the page needs to let the operator map it. */
+  mapping: columnMappingNeededSchema.optional(),
 });
 export type UploadError = z.infer<typeof uploadErrorSchema>;
 

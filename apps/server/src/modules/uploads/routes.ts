@@ -1,10 +1,12 @@
 import multipart from '@fastify/multipart';
 import {
   activationCodesResponseSchema,
+  type ColumnMapping,
   faultCodesResponseSchema,
   faultWorkbookResponseSchema,
   IMPORTS_PATH,
   type ImportKind,
+  type ImportPreview,
   importDetailSchema,
   importHistoryQuerySchema,
   importHistorySchema,
@@ -12,19 +14,30 @@ import {
   UPLOAD_LIMITS,
   UPLOAD_PATHS,
   updateCommandsResponseSchema,
+  uploadQuerySchema,
 } from '@obd/contract';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { currentOperator } from '../../auth/plugin.ts';
 import type { Db } from '../../db/database.ts';
+import { ColumnsMissing } from '../../import/columns.ts';
+import { keepPreview } from '../../import/previews.ts';
 import { type ReceivedUpload, receiveUpload, tooLarge } from '../../import/receive.ts';
 import { liveProgress, recordRefusal } from '../../import/record.ts';
-import { type ImportJob, runImport, UploadFailure } from '../../import/run.ts';
+import {
+  type ImportJob,
+  type RunOptions,
+  runImport,
+  type UploadExtras,
+  UploadFailure,
+} from '../../import/run.ts';
+import type { SpreadsheetType } from '../../import/workbook.ts';
 import { prewarmXlsxWorker } from '../../import/xlsxWorkers.ts';
 import { errorAnswer, SERVER_ERROR } from '../../lib/errorHandler.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import { type AuditActor, actorOf, recordAudit } from '../audit/record.ts';
+import { importFlowRoutes, parseMapping, runWithProblems } from './flow.ts';
 import { activationCodesJob } from './jobs/activationCodes.ts';
 import { faultCodesJob } from './jobs/faultCodes.ts';
 import { faultWorkbookJob } from './jobs/faultWorkbook.ts';
@@ -39,40 +52,44 @@ declare module 'fastify' {
 }
 
 /** An upload whose job has read its form fields: ready to run on the received file. */
-type StartedImport = (
+export type StartedImport = (
   db: Db,
   upload: ReceivedUpload,
   operatorId: number,
   log: FastifyBaseLogger,
   actor: AuditActor,
-) => Promise<unknown>;
+  options?: RunOptions,
+) => Promise<UploadExtras>;
 
-interface UploadRoute {
+export interface UploadRoute {
   path: string;
   kind: ImportKind;
   limit: number;
   response: z.ZodType;
+  /** The file types its job reads. */
+  accept: SpreadsheetType[];
   /** Starts the route's job on the request's form fields (a 400 for a bad one). */
   start(fields: Record<string, string>): StartedImport;
 }
 
 /** A route of `job`: its context is made from the form fields and handed to the run. */
 function uploadRoute<Answer, Context>(
-  route: Omit<UploadRoute, 'start' | 'kind'> & { job: ImportJob<Answer, Context> },
+  route: Omit<UploadRoute, 'start' | 'kind' | 'accept'> & { job: ImportJob<Answer, Context> },
 ): UploadRoute {
   const { job, ...rest } = route;
   return {
     ...rest,
     kind: job.kind,
+    accept: job.accept,
     start(fields) {
       const context = job.start(fields);
-      return (db, upload, operatorId, log, actor) =>
-        runImport(db, job, context, upload, operatorId, log, actor);
+      return (db, upload, operatorId, log, actor, options) =>
+        runImport(db, job, context, upload, operatorId, log, actor, options);
     },
   };
 }
 
-const UPLOADS: UploadRoute[] = [
+export const UPLOADS: UploadRoute[] = [
   uploadRoute({
     path: UPLOAD_PATHS.updateCommands,
     limit: UPLOAD_LIMITS.updateCommands,
@@ -118,6 +135,7 @@ function uploadErrorHandler(error: FastifyError, request: FastifyRequest, reply:
   if (error instanceof UploadFailure) {
     answer.importId = error.importId;
     answer.errors = error.errors;
+    if (error.original instanceof ColumnsMissing) answer.mapping = error.original.mapping;
   }
   return reply.code(status).send(answer);
 }
@@ -171,6 +189,7 @@ async function refused(
  * and the import history with progress polling (every signed-in operator).
  */
 export function uploadRoutes(app: FastifyInstance, db: Db) {
+  importFlowRoutes(app, db, UPLOADS);
   app.register(async (scope) => {
     await scope.register(multipart, { throwFileSizeLimit: true });
     scope.setErrorHandler(uploadErrorHandler);
@@ -180,14 +199,16 @@ export function uploadRoutes(app: FastifyInstance, db: Db) {
         upload.path,
         {
           config: { role: 'editor', uploadLimit: upload.limit },
-          schema: { response: { 200: upload.response } },
+          schema: { querystring: uploadQuerySchema, response: { 200: upload.response } },
         },
         async (request) => {
+          const preview = request.query.preview;
           const operator = currentOperator(request);
           const size = Number(request.headers['content-length'] ?? 0);
           let fileName = '';
           let received: ReceivedUpload | undefined;
           let started: StartedImport;
+          let mapping: ColumnMapping | undefined;
           try {
             received = await receiveUpload(request, upload.limit, {
               onFileStart: (name) => {
@@ -196,6 +217,7 @@ export function uploadRoutes(app: FastifyInstance, db: Db) {
                 if (size >= PREWARM_MIN_BYTES && /\.xlsx$/i.test(name)) prewarmXlsxWorker();
               },
             });
+            mapping = parseMapping(received.fields.mapping);
             started = upload.start(received.fields);
           } catch (error) {
             await received?.remove();
@@ -208,10 +230,24 @@ export function uploadRoutes(app: FastifyInstance, db: Db) {
               actor: actorOf(request),
             });
           }
+          let kept = false;
           try {
-            return await started(db, received, operator.id, request.log, actorOf(request));
+            const run = {
+              db,
+              upload,
+              started,
+              operatorId: operator.id,
+              log: request.log,
+              actor: actorOf(request),
+            };
+            if (!preview) return await runWithProblems(run, received, { mapping });
+            const answer = await runWithProblems(run, received, { mapping, preview: true });
+            const expiresAt = await keepPreview(db, answer.importId, operator.id, received);
+            kept = true;
+            return { ...answer, preview: { ...(answer.preview as ImportPreview), expiresAt } };
           } finally {
-            await received.remove();
+            // A preview's file stays for its "Import"; every other upload's goes now.
+            if (!kept) await received.remove();
           }
         },
       );

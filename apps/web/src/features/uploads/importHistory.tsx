@@ -31,11 +31,17 @@ const STATUS_LABELS: Record<ImportStatus, string> = {
   running: 'Running',
   succeeded: 'Succeeded',
   failed: 'Failed',
+  preview: 'Preview',
+  cancelled: 'Cancelled',
+  expired: 'Expired',
 };
 const STATUS_COLORS: Record<ImportStatus, string> = {
   running: 'blue.7',
   succeeded: 'green.8',
   failed: 'red.7',
+  preview: 'violet.7',
+  cancelled: 'gray.7',
+  expired: 'gray.7',
 };
 
 /** The outcome as a coloured word (a badge would be clipped in the narrow column). */

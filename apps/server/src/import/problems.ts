@@ -1,0 +1,201 @@
+import { MAX_STORED_PROBLEMS } from '@obd/contract';
+import type { Db } from '../db/database.ts';
+import type { HeaderMapping } from './columns.ts';
+import { openWorkbook } from './open.ts';
+import { RowProblems, type SheetPlan } from './sheet.ts';
+import type { SpreadsheetType } from './workbook.ts';
+
+/*
+ * Every problem row of an import, for its problems file (issue 15 item 2). Decided: kept as the
+ * import runs, in the database (`import_problems`), bounded by MAX_STORED_PROBLEMS — not made
+ * later by reading the upload again. The upload's file is gone once its import ends (a preview's
+ * after 30 minutes), the history offers the file for every import, and the download may reach
+ * any server process sharing the database, so only the database has what it needs.
+ *
+ * The cells of an invalid row or an in-file duplicate are taken while the row is read (the
+ * reader's own cells, so the row as the file had it); a database duplicate is only known once the
+ * write meets its key, when the row's cells are long gone, so those rows' cells are read again
+ * from the file after the run, in one pass that ends at the last such row.
+ */
+
+interface Entry {
+  sheetIndex: number;
+  sheet: string;
+  row: number;
+  problem: string;
+  cells: string[] | null;
+}
+
+interface SheetColumns {
+  /** The workbook's sheet name. */
+  sheet: string;
+  label: string;
+  /** Field keys found, in the order of the plan's columns, and their positions and headers in the file. */
+  keys: string[];
+  positions: number[];
+  headers: string[];
+}
+
+/** Row problems that also keeps each problem row with its cells (up to MAX_STORED_PROBLEMS). */
+export class ProblemCollector extends RowProblems {
+  private readonly entries: Entry[] = [];
+  private readonly sheets: (SheetColumns | undefined)[] = [];
+  private readonly indexOf = new Map<string, number>();
+  private reading = true;
+  private lastCell: ((key: string) => string) | null = null;
+  /** The mapping actually used per sheet (field → header), and that sheet's header row. */
+  readonly used: { headers: (string | undefined)[]; mapped: Record<string, string> }[] = [];
+
+  constructor(private readonly mapping?: Readonly<Record<string, string>>) {
+    super();
+  }
+
+  override add(sheet: string, row: number, reason: string) {
+    super.add(sheet, row, reason);
+    if (this.entries.length >= MAX_STORED_PROBLEMS) return;
+    const sheetIndex = this.indexOf.get(sheet) ?? 0;
+    const columns = this.sheets[sheetIndex];
+    // While reading, the row in hand is the one the problem is about.
+    const cells =
+      this.reading && this.lastCell && columns
+        ? columns.keys.map((k) => (this.lastCell as (k: string) => string)(k))
+        : null;
+    this.entries.push({ sheetIndex, sheet, row, problem: reason, cells });
+  }
+
+  /** Reading is over: problems from now on (database duplicates) come without their cells. */
+  writing() {
+    this.reading = false;
+    this.lastCell = null;
+  }
+
+  /** A sheet's plan with the operator's mapping and this collector listening. */
+  wrap(plan: SheetPlan, index: number, sheet: string): SheetPlan {
+    this.indexOf.set(plan.label, index);
+    const mapping: HeaderMapping = {
+      fields: this.mapping,
+      onFound: (header, found, mapped) => {
+        const keys = plan.columns.map((c) => c.key).filter((k) => (found[k] ?? -1) >= 0);
+        const positions = keys.map((k) => found[k] as number);
+        this.sheets[index] = {
+          sheet,
+          label: plan.label,
+          keys,
+          positions,
+          headers: positions.map(
+            (p, i) => header[p]?.trim() || (plan.columns.find((c) => c.key === keys[i])?.label ?? ''),
+          ),
+        };
+        if (Object.keys(mapped).length > 0) this.used.push({ headers: header, mapped });
+      },
+    };
+    return {
+      ...plan,
+      mapping,
+      parse: (cell) => {
+        this.lastCell = cell;
+        return plan.parse(cell);
+      },
+      // Every database duplicate is wanted here, up to the bound, besides what the job lists.
+      moreDatabaseDuplicates: () =>
+        Math.max(plan.moreDatabaseDuplicates?.() ?? 0, MAX_STORED_PROBLEMS - this.entries.length),
+    };
+  }
+
+  /**
+   * Writes the problems of import `importId` (replacing any it had: a preview being imported),
+   * first reading from `file` the cells of the rows that came without them.
+   */
+  async store(db: Db, importId: number, file: { path: string; fileName: string; accept: SpreadsheetType[] }) {
+    await this.fillCells(file);
+    const columns: Record<string, string[]> = {};
+    for (const s of this.sheets) if (s) columns[s.label] = s.headers;
+    await db.kysely.transaction().execute(async (trx) => {
+      await trx.deleteFrom('import_problems').where('import_id', '=', importId).execute();
+      const rows = this.entries.map((e) => ({
+        import_id: importId,
+        sheet_index: e.sheetIndex,
+        sheet: e.sheet.slice(0, 255),
+        row: e.row,
+        problem: e.problem.slice(0, 2000),
+        cells: e.cells ? JSON.stringify(e.cells) : null,
+      }));
+      for (let i = 0; i < rows.length; i += 1000) {
+        await trx
+          .insertInto('import_problems')
+          .values(rows.slice(i, i + 1000))
+          .execute();
+      }
+      await trx
+        .updateTable('imports')
+        .set({ problem_columns: JSON.stringify(columns) })
+        .where('id', '=', importId)
+        .execute();
+    });
+  }
+
+  /** Reads again the rows of problems kept without cells (database duplicates), per sheet. */
+  private async fillCells(file: { path: string; fileName: string; accept: SpreadsheetType[] }) {
+    const wanted = new Map<number, Map<number, Entry[]>>();
+    for (const e of this.entries) {
+      if (e.cells || !this.sheets[e.sheetIndex]) continue;
+      let rows = wanted.get(e.sheetIndex);
+      if (!rows) {
+        rows = new Map();
+        wanted.set(e.sheetIndex, rows);
+      }
+      const list = rows.get(e.row);
+      if (list) list.push(e);
+      else rows.set(e.row, [e]);
+    }
+    if (wanted.size === 0) return;
+    const workbook = await openWorkbook(file.path, file.fileName, file.accept);
+    try {
+      for (const [sheetIndex, rows] of wanted) {
+        const columns = this.sheets[sheetIndex] as SheetColumns;
+        const last = Math.max(...rows.keys());
+        const reading = workbook.read(columns.sheet);
+        reading.only(columns.positions);
+        read: for await (const batch of reading.rows) {
+          for (const r of batch) {
+            const entries = rows.get(r.row);
+            if (entries) {
+              const cells = columns.positions.map((p) => r.cells[p] ?? '');
+              for (const e of entries) e.cells = cells;
+            }
+            if (r.row >= last) break read;
+          }
+        }
+      }
+    } finally {
+      await workbook.close();
+    }
+  }
+}
+
+/** The problem rows of an import, in sheet then row order, in batches (at most MAX_STORED_PROBLEMS). */
+export async function* storedProblems(
+  db: Db,
+  importId: number,
+): AsyncGenerator<{ sheet: string; row: number; problem: string; cells: string[] | null }[]> {
+  const size = 2000;
+  for (let offset = 0; ; offset += size) {
+    const batch = await db.kysely
+      .selectFrom('import_problems')
+      .select(['sheet', 'row', 'problem', 'cells'])
+      .where('import_id', '=', importId)
+      .orderBy('sheet_index')
+      .orderBy('row')
+      .limit(size)
+      .offset(offset)
+      .execute();
+    if (batch.length > 0)
+      yield batch.map((r) => ({
+        sheet: r.sheet,
+        row: Number(r.row),
+        problem: r.problem,
+        cells: r.cells ? (JSON.parse(r.cells) as string[]) : null,
+      }));
+    if (batch.length < size) return;
+  }
+}
