@@ -1,27 +1,68 @@
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 // In production the API server serves dist/ on the same origin; in `vite dev` the API runs
 // separately on port 3000, so /api is proxied to keep the app's calls same-origin in both.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), moduleChunks()],
   server: {
     proxy: { '/api': 'http://127.0.0.1:3000' },
   },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: the chunk graph scripts/bundleBudget.mjs walks per route.
+    manifest: true,
     rolldownOptions: {
+      // The contract's modules only declare schemas: a page keeps the ones it uses, not all of them
+      // (its package.json is shared with the server, so this is said here rather than as sideEffects).
+      treeshake: {
+        moduleSideEffects: (id: string) => !/[\\/]packages[\\/]contract[\\/]/.test(id),
+      },
       output: {
-        // Libraries change less often than the app: separate chunks stay cached across deploys.
+        // React and the router change less often than the app and every page needs all of them: one
+        // chunk of their own stays cached across deploys. No such group for Mantine or the other
+        // libraries: a group takes every module it matches, used by any screen, so it would put the
+        // whole of Mantine (and a chart library) in the login page's download. Left to the
+        // bundler, each part of a library goes with the chunks that use it.
         codeSplitting: {
-          groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
-            { name: 'mantine', test: /node_modules[\\/]@mantine[\\/]/ },
-            { name: 'vendor', test: /node_modules[\\/]/ },
-          ],
+          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ }],
         },
       },
     },
   },
 });
+
+/**
+ * dist/.vite/modules.json: which chunk each source module of the app went to (`src/…` → file). The
+ * manifest names a module's chunk only when the module is a chunk's own entry; merged into a shared
+ * chunk it is not named, and scripts/bundleBudget.mjs needs to find the chunks a route imports.
+ */
+function moduleChunks(): Plugin {
+  return {
+    name: 'obd-module-chunks',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks: Record<string, string> = {};
+      for (const output of Object.values(bundle)) {
+        if (output.type !== 'chunk') continue;
+        for (const id of output.moduleIds) {
+          if (id.startsWith(`${import.meta.dirname}${path.sep}src`)) {
+            chunks[
+              path
+                .relative(import.meta.dirname, id)
+                .split(path.sep)
+                .join('/')
+            ] = output.fileName;
+          }
+        }
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: '.vite/modules.json',
+        source: `${JSON.stringify(chunks, null, 1)}\n`,
+      });
+    },
+  };
+}

@@ -1,35 +1,80 @@
 import { createBrowserRouter, type DataRouter, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { RESET_PASSWORD_PATH, ResetPasswordPage } from '../features/auth/ResetPasswordPage.tsx';
-import { SignupPage } from '../features/auth/SignupPage.tsx';
 import { setUnauthorizedHandler } from '../lib/api.ts';
-import { AppLayout } from './AppLayout.tsx';
 import { NotFoundScreen } from './NotFoundScreen.tsx';
 import { RequireAuth } from './RequireAuth.tsx';
-import { SCREENS } from './screens.tsx';
+import { PageLoading, RouteError } from './RouteStates.tsx';
+import { SCREENS, type ScreenRoute } from './screens.tsx';
 
 /** What the login page says after a signed-in request was refused with 401. */
 export const SESSION_ENDED = 'Your session has ended. Sign in again.';
 
-/** All routes: the public sign-in screens, then every registered screen behind the guard and layout. */
+/**
+ * All routes: the public sign-in screens, then every registered screen behind the guard and layout.
+ *
+ * Only the login page is in the first download (with React, the router and the part of Mantine it
+ * uses); the layout, sign-up and every screen of the table are `lazy`: each is its own chunk, which
+ * the router fetches on the way to its address, in parallel for the layout and the screen. On a
+ * click the current screen stays until the next one's code is there (no flash of a spinner); on the
+ * first load of the page `PageLoading` stands in. A chunk that cannot be fetched (a deploy removed
+ * it) or a screen that throws shows `RouteError`: a sentence and a Reload button, in the layout.
+ */
 export const ROUTES: RouteObject[] = [
-  { path: '/', element: <LoginPage /> },
-  { path: '/login', element: <LoginPage /> },
-  { path: '/signup', element: <SignupPage /> },
-  { path: RESET_PASSWORD_PATH, element: <ResetPasswordPage /> },
   {
-    element: <RequireAuth />,
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <PageLoading />,
     children: [
+      { path: '/', element: <LoginPage /> },
+      { path: '/login', element: <LoginPage /> },
       {
-        element: <AppLayout />,
+        path: '/signup',
+        lazy: orError(() =>
+          import('../features/auth/SignupPage.tsx').then((m) => ({ Component: m.SignupPage })),
+        ),
+      },
+      { path: RESET_PASSWORD_PATH, element: <ResetPasswordPage /> },
+      {
+        element: <RequireAuth />,
         children: [
-          ...SCREENS.map((screen) => ({ path: screen.path, element: screen.element })),
-          { path: '*', element: <NotFoundScreen /> },
+          {
+            lazy: orError(() => import('./AppLayout.tsx').then((m) => ({ Component: m.AppLayout }))),
+            children: [
+              ...SCREENS.map(screenRoute),
+              { path: '*', element: <NotFoundScreen />, errorElement: <RouteError /> },
+            ],
+          },
         ],
       },
     ],
   },
 ];
+
+/** A screen of the table as a route: its code fetched when it is first opened. */
+export function screenRoute(screen: ScreenRoute): RouteObject {
+  return {
+    path: screen.path,
+    errorElement: <RouteError />,
+    lazy: orError(async () => ({ element: await screen.load() })),
+  };
+}
+
+type LazyRoute = () => Promise<Pick<RouteObject, 'element' | 'Component'>>;
+
+/**
+ * A route's `lazy` that does not reject: React Router renders nothing at all for a route whose
+ * `lazy` failed (it waits for it as on a first load), so a chunk that cannot be fetched becomes a
+ * component that throws the failure, which the route's error element then shows.
+ */
+export function orError(load: LazyRoute): LazyRoute {
+  return () =>
+    load().catch((error: unknown) => ({
+      element: undefined,
+      Component: () => {
+        throw error;
+      },
+    }));
+}
 
 /**
  * A 401 mid-session: client-side navigation keeps the app loaded; `replace`, because Back to the
