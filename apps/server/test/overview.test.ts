@@ -374,6 +374,42 @@ describe.each(DIALECTS)('overview on %s', (dialect) => {
     await check('2026-02-01', '2026-04-30');
   });
 
+  it('filters the scans list by a reported fault code, with its exact total, alone and with other filters', async () => {
+    const scans = await rows<{ id: number; scan_start_time: string; make: string; decoded_array: string }>(
+      'SELECT id, scan_start_time, make, decoded_array FROM scans',
+    );
+    const newestFirst = (list: typeof scans) =>
+      list
+        .sort((a, b) =>
+          a.scan_start_time < b.scan_start_time
+            ? 1
+            : a.scan_start_time > b.scan_start_time
+              ? -1
+              : b.id - a.id,
+        )
+        .map((s) => s.id);
+    for (const [query, code, make] of [
+      ['dtc=p0300', 'P0300', undefined],
+      ['dtc=P0420', 'P0420', undefined],
+      ['dtc=P0300&make=hero', 'P0300', 'Hero'],
+      ['dtc=P9999', 'P9999', undefined],
+    ] as const) {
+      const want = newestFirst(
+        scans.filter((s) => codesOf(s.decoded_array).includes(code) && (!make || s.make === make)),
+      );
+      for (const page of [1, 2]) {
+        const res = await t.app.inject({ url: `/api/ScanDetail?${query}&limit=2&page=${page}`, headers });
+        expect(res.statusCode, res.body).toBe(200);
+        const body = res.json();
+        expect(body.total, query).toBe(want.length);
+        expect(
+          body.scans.map((s: { id: number }) => s.id),
+          query,
+        ).toEqual(want.slice((page - 1) * 2, page * 2));
+      }
+    }
+  });
+
   it('defaults to the last 30 days, today included', async () => {
     const res = await t.app.inject({ url: '/api/overview', headers });
     expect(res.statusCode, res.body).toBe(200);

@@ -31,7 +31,7 @@ describe('what a search text is taken for', () => {
 describe.each(DIALECTS)('search on %s', (dialect) => {
   let t: TestContext;
   let headers: Record<string, string>;
-  const ids: Record<string, number> = {};
+  const ids = { a: 0, b: 0, c: 0 };
   const get = (query: string) => t.app.inject({ url: `/api/search?${query}`, headers });
 
   beforeAll(async () => {
@@ -189,7 +189,7 @@ describe.each(DIALECTS)('search on %s', (dialect) => {
       [`q=${'a'.repeat(101)}`, 'q is at most 100 characters'],
       ['q=honda&limit=0', 'limit must be a whole number from 1 to 20'],
       ['q=honda&limit=abc', 'limit must be a whole number from 1 to 20'],
-    ]) {
+    ] as const) {
       const res = await get(query);
       expect(res.statusCode, query).toBe(400);
       expect(res.json().error, query).toContain(words);

@@ -26,7 +26,8 @@ export type FilterRule =
   | { match: 'oneOfCI'; column: string }
   | { match: 'namedCI'; column: string; table: string }
   | { match: 'modelNamedCI'; column: string; makeColumn: string }
-  | { match: 'within'; column: string; to: string };
+  | { match: 'within'; column: string; to: string }
+  | { match: 'reportedCode'; column: string };
 
 export type FilterRules<Q> = Partial<Record<keyof Q, FilterRule>>;
 
@@ -77,6 +78,12 @@ function namedIds(e: AnyEb, table: string, selected: string, name: string) {
     .select(`${table}.${selected}`)
     .where((t) => t(t.fn('lower', [`${table}.name`]), '=', name.toLowerCase()));
 }
+
+/**
+ * A scan (its id in `column`) whose decoded fault codes include the value, exact and
+ * case-insensitive: migration 011's `scan_dtcs`, kept by triggers on scans.
+ */
+export const reportedCode = (column: string): FilterRule => ({ match: 'reportedCode', column });
 
 /** The AND of every rule whose parameter is present in the (already validated) query. */
 export function whereFilters<DB, TB extends keyof DB, Q extends object>(
@@ -133,6 +140,11 @@ export function whereFilters<DB, TB extends keyof DB, Q extends object>(
         );
         break;
       }
+      case 'reportedCode':
+        conditions.push(
+          sql<SqlBool>`${sql.ref(column)} IN (SELECT scan_id FROM scan_dtcs WHERE dtc = ${String(value).trim().toUpperCase()})`,
+        );
+        break;
       case 'within':
         conditions.push(
           e.and([

@@ -191,6 +191,29 @@ export function plan(
       };
     };
 
+  if (rule.match === 'reportedCode' && table === 'scans')
+    return async () => {
+      // Scans reporting a fault code: migration 011 counts them per month and per day.
+      const code = String(value).trim().toUpperCase();
+      const total = sumOf(
+        await rows<{ n: unknown }>(
+          db,
+          sql`SELECT n FROM overview_months WHERE topic = 'dtc' AND key = ${code}`,
+        ),
+      );
+      return {
+        total,
+        walk: await share(total),
+        days: async () =>
+          toMap(
+            await rows(
+              db,
+              sql`SELECT day, n FROM overview_days WHERE topic = 'dtc' AND key = ${code} AND n <> 0`,
+            ),
+          ),
+      };
+    };
+
   if (rule.match === 'atLeast' && column === spec.order)
     return async () => {
       // start ≥ from: the days after from's day, plus the rows of that day from `from` on.

@@ -16,6 +16,7 @@ import {
   exact,
   type FilterRules,
   flag,
+  reportedCode,
 } from '../../lib/filters.ts';
 import type { SortShape } from '../../lib/sort.ts';
 
@@ -113,6 +114,7 @@ export const scans = {
     scan_end_time: atMost('scan_end_time'),
     type: contains('type', SEARCH.scans),
     app_version: contains('app_version', SEARCH.scans),
+    dtc: reportedCode('id'),
   } satisfies FilterRules<ScanQuery>,
   columns: [
     'id',
