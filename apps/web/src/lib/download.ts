@@ -7,6 +7,8 @@ export interface DownloadRequest {
   format: ExportFormat;
   /** The list's searched filters (or a document's id), exactly as the list endpoint takes them. */
   query: Readonly<Record<string, string>>;
+  /** Only these columns, in this order (the visible ones); every column when absent. */
+  columns?: string[];
 }
 
 /**

@@ -11,6 +11,11 @@ interface DataTableProps<Row> {
   rowKey?: RowKey<Row>;
   /** A small table inside a card or a result: tighter rows, no hover highlight. */
   compact?: boolean;
+  /**
+   * A list screen's table (issue 12): the header stays in sight while the rows scroll (inside the
+   * table's own box), rows comfortable or compact, and the keyboard's row highlight.
+   */
+  list?: { density: 'comfortable' | 'compact'; highlighted?: number };
 }
 
 /** The one table of the app: rows under the declared columns; empty cells show '-'. */
@@ -20,17 +25,25 @@ export function DataTable<Row>({
   rows,
   rowKey = defaultRowKey,
   compact,
+  list,
 }: DataTableProps<Row>) {
+  const dense = compact || list?.density === 'compact';
   return (
     // Wide tables scroll sideways inside the page instead of squeezing the text columns.
-    <Table.ScrollContainer type="native" minWidth={columns.length * (compact ? 110 : 120)}>
+    <Table.ScrollContainer
+      type="native"
+      minWidth={columns.length * (compact ? 110 : 120)}
+      maxHeight={list ? '75vh' : undefined}
+    >
       <Table
         aria-label={label}
         striped
         highlightOnHover={!compact}
         withTableBorder
         withColumnBorders
-        verticalSpacing={compact ? 6 : 'xs'}
+        stickyHeader={list !== undefined}
+        verticalSpacing={list?.density === 'compact' ? 2 : compact ? 6 : 'xs'}
+        fz={dense && list ? 'xs' : undefined}
       >
         <Table.Thead>
           <Table.Tr>
@@ -47,7 +60,17 @@ export function DataTable<Row>({
         </Table.Thead>
         <Table.Tbody>
           {rows.map((row, index) => (
-            <Table.Tr key={rowKey(row, index)}>
+            <Table.Tr
+              key={rowKey(row, index)}
+              data-row-index={index}
+              data-highlighted={list?.highlighted === index || undefined}
+              bg={list?.highlighted === index ? 'var(--mantine-primary-color-light)' : undefined}
+              style={
+                list?.highlighted === index
+                  ? { outline: '2px solid var(--mantine-primary-color-filled)', outlineOffset: -2 }
+                  : undefined
+              }
+            >
               {columns.map((column) => (
                 <Table.Td
                   key={column.header}

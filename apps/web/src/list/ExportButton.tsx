@@ -1,8 +1,9 @@
-import { Button } from '@mantine/core';
+import { Button, Menu } from '@mantine/core';
 import { useState } from 'react';
 import { ApiError } from '../lib/api.ts';
 import { startDownload } from '../lib/download.ts';
-import type { ListExport } from './declaration.ts';
+import type { FilterField, ListExport } from './declaration.ts';
+import { serverFilters } from './listQuery.ts';
 
 export const NO_DATA_TO_DOWNLOAD = 'No data available to download';
 export const DOWNLOAD_FAILED = 'Failed to download Excel file';
@@ -16,33 +17,61 @@ export function ExportButton({
   filters,
   disabled,
   total,
+  fields = [],
+  visibleColumns,
 }: {
   exportAs: ListExport;
   filters: Readonly<Record<string, string>>;
   disabled: boolean;
   total: number;
+  /** The list's filter fields: a period said in words is sent as its dates. */
+  fields?: readonly FilterField[];
+  /** The export headers of the columns shown, when the operator hid some: offered beside every column. */
+  visibleColumns?: readonly string[];
 }) {
   const [starting, setStarting] = useState(false);
-  const onClick = async () => {
+  const label = exportAs.label ?? (exportAs.format === 'csv' ? 'Download CSV' : 'Download Excel');
+  const onClick = async (columns?: readonly string[]) => {
     if (total === 0) {
       window.alert(NO_DATA_TO_DOWNLOAD);
       return;
     }
     setStarting(true);
     try {
-      await startDownload({ list: exportAs.list, format: exportAs.format, query: filters });
+      await startDownload({
+        list: exportAs.list,
+        format: exportAs.format,
+        query: serverFilters({ filters: fields }, filters),
+        ...(columns ? { columns: [...columns] } : {}),
+      });
     } catch (error) {
       console.error(`${exportAs.list}: download failed`, error);
       // Too many downloads at once: the server's sentence says what to do (wait for one to end).
-      const busy = error instanceof ApiError && error.status === 429 && error.isServerMessage;
+      const busy =
+        error instanceof ApiError && (error.status === 429 || error.status === 400) && error.isServerMessage;
       window.alert(busy ? error.message : (exportAs.failedMessage ?? DOWNLOAD_FAILED));
     } finally {
       setStarting(false);
     }
   };
+  if (visibleColumns && visibleColumns.length > 0) {
+    return (
+      <Menu position="bottom-end" shadow="md">
+        <Menu.Target>
+          <Button variant="light" loading={starting} disabled={disabled || total === 0}>
+            {label}
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item onClick={() => onClick(visibleColumns)}>Visible columns</Menu.Item>
+          <Menu.Item onClick={() => onClick()}>All columns</Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+    );
+  }
   return (
-    <Button variant="light" onClick={onClick} loading={starting} disabled={disabled || total === 0}>
-      {exportAs.label ?? (exportAs.format === 'csv' ? 'Download CSV' : 'Download Excel')}
+    <Button variant="light" onClick={() => onClick()} loading={starting} disabled={disabled || total === 0}>
+      {label}
     </Button>
   );
 }

@@ -10,6 +10,7 @@ import {
   type SelectOption,
   type TextFilterField,
 } from './declaration.ts';
+import { isRelativePeriod, RELATIVE_PERIODS, resolvePeriod } from './relativeDates.ts';
 
 /** Choices and suggestions change rarely: asking once per screen visit is plenty. */
 const CHOICES_STALE_MS = 5 * 60_000;
@@ -150,7 +151,13 @@ export function FilterInput({
   );
 }
 
-/** Two native date inputs (their value is an ISO date), side by side under one group name. */
+const CUSTOM_RANGE = '';
+
+/**
+ * Two native date inputs (their value is an ISO date), side by side under one group name, after a
+ * 'Period' choice: today, the last 7 or 30 days, this month, last month (kept as words, so a link or a
+ * saved view stays relative; the dates shown are what it means today) or a custom range.
+ */
 export function DateRangeInputs({
   field,
   values,
@@ -160,18 +167,42 @@ export function DateRangeInputs({
   values: Readonly<Record<string, string>>;
   onChange: (name: string, value: string) => void;
 }) {
+  const fromValue = values[field.from.name];
+  const period = isRelativePeriod(fromValue) ? fromValue : undefined;
+  const shown = period ? resolvePeriod(period) : undefined;
+  const choosePeriod = (choice: string) => {
+    if (isRelativePeriod(choice)) {
+      onChange(field.from.name, choice);
+      onChange(field.to.name, '');
+    } else if (shown) {
+      // From a period to a custom range: start from the dates the period meant.
+      onChange(field.from.name, shown.from);
+      onChange(field.to.name, shown.to);
+    }
+  };
   return (
     <Group role="group" aria-label={field.label} gap="md" wrap="wrap" align="flex-end">
+      <NativeSelect
+        label={`${field.label}: period`}
+        data={[
+          { value: CUSTOM_RANGE, label: 'Custom range' },
+          ...RELATIVE_PERIODS.map((p) => ({ value: p.token, label: p.label })),
+        ]}
+        value={period ?? CUSTOM_RANGE}
+        onChange={(event) => choosePeriod(event.currentTarget.value)}
+        w={{ base: '100%', xs: 170 }}
+      />
       {[field.from, field.to].map((part) => (
         <TextInput
           key={part.name}
           type="date"
           name={part.name}
           label={part.label}
-          value={values[part.name] ?? ''}
+          disabled={period !== undefined}
+          value={shown ? (part === field.from ? shown.from : shown.to) : (values[part.name] ?? '')}
           // Each bound limits the other's calendar, so the picker does not offer an empty period.
           max={part === field.from ? values[field.to.name] || undefined : undefined}
-          min={part === field.to ? values[field.from.name] || undefined : undefined}
+          min={part === field.to && !period ? values[field.from.name] || undefined : undefined}
           onChange={(event) => onChange(part.name, event.currentTarget.value)}
           w={{ base: '100%', xs: 170 }}
         />

@@ -1,14 +1,24 @@
-import { Badge, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import type { SavedView } from '@obd/contract';
+import { useRef } from 'react';
+import { useSearchParams } from 'react-router';
 import type { ClientPaging, ClientView } from './clientPaging.ts';
+import { listKeyOf, visibleColumns } from './columnLayout.ts';
 import { DataTable } from './DataTable.tsx';
 import { type ListDeclaration, type ListExport, type ListSummary, resolveColumns } from './declaration.ts';
 import { ExportButton } from './ExportButton.tsx';
 import { FilterForm } from './FilterForm.tsx';
 import { itemCount } from './format.ts';
 import { EmptyState, ErrorState, LoadingState } from './ListStates.tsx';
+import { useListPreferences } from './listPreferences.ts';
 import { clientPagingOf, pagingOf } from './listQuery.ts';
+import { serialiseListState } from './listState.ts';
 import { Pager } from './Pager.tsx';
+import { SavedViewsMenu } from './SavedViewsMenu.tsx';
+import { useOpenedView, useViewFromAddress } from './savedViews.ts';
+import { ColumnsMenu, DensityToggle } from './TableTools.tsx';
 import { useListController } from './useListController.ts';
+import { useRowKeyboard } from './useRowKeyboard.ts';
 
 /**
  * A whole list screen from its declaration: title, filter form, item badge, the current state
@@ -21,6 +31,35 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
   const paged = pagingOf(declaration) !== 'none';
   const clientPaging = clientPagingOf(declaration);
   const { display = {}, fetching = {} } = declaration;
+  // Issue 12: the operator's columns and density (from the server), saved views, the keyboard.
+  const listKey = listKeyOf(declaration.source);
+  const preferences = useListPreferences(listKey);
+  const { opened, setOpened } = useOpenedView(listKey);
+  const [, setSearchParams] = useSearchParams();
+  const applyView = (view: SavedView) => {
+    preferences.setLayout(view.columns);
+    setOpened(view.id);
+  };
+  const fromLink = useViewFromAddress(listKey, applyView);
+  const viewQuery = serialiseListState({ ...list.state, page: 1 }, declaration.filters).toString();
+  const allColumns =
+    declaration.columns && status.kind === 'rows' ? resolveColumns(declaration.columns, status.rows) : [];
+  const shownColumns = visibleColumns(allColumns, preferences.layout);
+  const tableRef = useRef<HTMLDivElement>(null);
+  const filtersRef = useRef<HTMLDivElement>(null);
+  const rows = status.kind === 'rows' ? status.rows : undefined;
+  const highlighted = useRowKeyboard(
+    declaration.columns ? (rows?.length ?? 0) : 0,
+    rows,
+    tableRef,
+    filtersRef,
+  );
+  const visibleHeaders = preferences.layout
+    ? shownColumns
+        .filter((column) => column.exported !== false)
+        .map((column) => column.exportHeader ?? column.header)
+    : undefined;
+
   const summary: ListSummary = {
     page: list.state.page,
     pages: list.pages,
@@ -41,6 +80,8 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
               filters={list.state.filters}
               disabled={list.isLoading || status.kind !== 'rows'}
               total={list.total}
+              visibleColumns={visibleHeaders}
+              fields={declaration.filters}
             />
           ))}
           {loaded && !display.summary && (
@@ -51,7 +92,13 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
         </Group>
       </Group>
 
-      <Paper withBorder p="md" radius="md">
+      {fromLink.error && (
+        <Alert color="orange" withCloseButton onClose={fromLink.dismiss} role="alert">
+          {fromLink.error}
+        </Alert>
+      )}
+
+      <Paper withBorder p="md" radius="md" ref={filtersRef}>
         <Stack gap="md">
           <FilterForm
             fields={declaration.filters}
@@ -73,25 +120,48 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
         </Stack>
       </Paper>
 
+      <Group justify="flex-end" gap="xs">
+        {declaration.columns && allColumns.length > 0 && (
+          <ColumnsMenu columns={allColumns} layout={preferences.layout} onChange={preferences.setLayout} />
+        )}
+        {declaration.columns && (
+          <DensityToggle density={preferences.density} onChange={preferences.setDensity} />
+        )}
+        <SavedViewsMenu
+          list={listKey}
+          query={viewQuery}
+          columns={preferences.layout}
+          opened={opened}
+          onOpen={(view) => {
+            applyView(view);
+            setSearchParams(new URLSearchParams(view.query));
+          }}
+          onClose={() => setOpened(undefined)}
+        />
+      </Group>
+
       {status.kind === 'rows' && display.summary && (
         <Text fw={500} aria-live="polite">
           {display.summary(summary)}
         </Text>
       )}
 
-      {status.kind === 'loading' && <LoadingState />}
+      {(status.kind === 'loading' || fromLink.loading) && <LoadingState />}
       {status.kind === 'error' && <ErrorState message={status.message} />}
       {status.kind === 'empty' && <EmptyState message={status.message} />}
       {status.kind === 'rows' &&
         (declaration.renderRows ? (
           declaration.renderRows(status.rows)
         ) : (
-          <DataTable
-            label={declaration.title}
-            columns={resolveColumns(declaration.columns, status.rows)}
-            rows={status.rows}
-            rowKey={declaration.rowKey}
-          />
+          <div ref={tableRef}>
+            <DataTable
+              label={declaration.title}
+              columns={shownColumns}
+              rows={status.rows}
+              rowKey={declaration.rowKey}
+              list={{ density: preferences.density, highlighted }}
+            />
+          </div>
         ))}
 
       {paged && (

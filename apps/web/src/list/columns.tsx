@@ -33,6 +33,7 @@ export function fieldColumnsFromRows<Row extends Readonly<Record<string, unknown
     header: headers[key] ?? readableHeader(key),
     // Field values are short (ids, codes, times, phone numbers): one line each, the table scrolls.
     nowrap: true,
+    sortField: key,
     cell: (row: Row) => dateTimeText(row[key]),
   }));
 }
@@ -42,6 +43,8 @@ export function linkColumn<Row>(header: string, label: string, href: (row: Row) 
   return {
     header,
     nowrap: true,
+    // A button per row: not a column of the downloads.
+    exported: false,
     cell: (row) => (
       <Button component={Link} to={href(row)} size="compact-sm" variant="light">
         {label}

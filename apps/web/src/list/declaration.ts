@@ -175,6 +175,12 @@ export interface Column<Row> {
   nowrap?: boolean;
   /** Header and cells at the start of the line instead of centred (a short result table). */
   start?: boolean;
+  /**
+   * A download of the visible columns (issue 12) names this column by the export's header, when it
+   * differs from `header`; `exported: false` for a column the export does not have (a button, a link).
+   */
+  exportHeader?: string;
+  exported?: false;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, apiFetch, INVALID_RESPONSE } from '../lib/api.ts';
-import { type ListDeclaration, queryKeys } from './declaration.ts';
+import { type FilterValues, type ListDeclaration, queryKeys } from './declaration.ts';
 import type { ListState } from './listState.ts';
+import { resolveRelativeDates } from './relativeDates.ts';
 
 /** One page of a list as the screen needs it. */
 export interface ListPage<Row> {
@@ -13,7 +14,10 @@ export interface ListPage<Row> {
 export const DEFAULT_INVALID_RESPONSE_MESSAGE = 'Invalid response format from server';
 
 /** The parts of a declaration that decide what is asked of the server. */
-type Asking<Row> = Pick<ListDeclaration<Row>, 'title' | 'source' | 'pageSize' | 'messages' | 'fetching'>;
+type Asking<Row> = Pick<
+  ListDeclaration<Row>,
+  'title' | 'source' | 'pageSize' | 'messages' | 'fetching' | 'filters'
+>;
 
 /**
  * The request of a list screen, declared once: key, fetcher and cancellation. The key holds the
@@ -46,14 +50,26 @@ export function clientPagingOf<Row>(declaration: Pick<ListDeclaration<Row>, 'fet
 
 /** The query parameters of one request: the (mapped) filters, and the paging the declaration asks for. */
 export function listRequestQuery<Row>(
-  declaration: Pick<ListDeclaration<Row>, 'pageSize' | 'fetching'>,
+  declaration: Pick<ListDeclaration<Row>, 'pageSize' | 'fetching' | 'filters'>,
   state: ListState,
 ): Record<string, string | number> {
   const { params, paging = 'server' } = declaration.fetching ?? {};
-  const filters = params ? params(state.filters) : state.filters;
+  const dated = serverFilters(declaration, state.filters);
+  const filters = params ? params(dated) : dated;
   if (paging === 'none') return { ...filters };
   if (paging === 'server') return { page: state.page, limit: declaration.pageSize, ...filters };
   return { page: 1, limit: paging.fetchLimit, ...filters };
+}
+
+/** The filters as the server takes them: periods said in words (`@last7d`) resolved to dates. */
+export function serverFilters(
+  declaration: Pick<ListDeclaration<unknown>, 'filters'>,
+  filters: FilterValues,
+): Record<string, string> {
+  const ranges = declaration.filters.flatMap((field) =>
+    field.kind === 'dateRange' ? [{ from: field.from.name, to: field.to.name }] : [],
+  );
+  return resolveRelativeDates(ranges, filters);
 }
 
 /** GET one page: `page`, `limit` and the searched filters; the answer is parsed by the source's schema. */

@@ -5,6 +5,7 @@
  */
 
 import type { FilterField, FilterValues } from './declaration.ts';
+import { isRelativePeriod } from './relativeDates.ts';
 
 /** The query parameters a field stands for: one, or two for a date range. */
 export function filterParams<Name extends string>(field: FilterField<Name>): Name[] {
@@ -22,9 +23,11 @@ export function isIsoDate(value: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-function acceptsValue(field: FilterField, value: string): boolean {
+function acceptsValue(field: FilterField, value: string, name: string): boolean {
   if (field.kind === 'select') return field.options.some((option) => option.value === value);
-  if (field.kind === 'dateRange') return isIsoDate(value);
+  // A period said in words (`@last7d`, issue 12) stands in a range's `from`, for the whole range.
+  if (field.kind === 'dateRange')
+    return isIsoDate(value) || (name === field.from.name && isRelativePeriod(value));
   if (field.kind === 'checkbox') return value === 'true' || value === 'false';
   return true;
 }
@@ -52,8 +55,10 @@ export function cleanFilters(
   for (const field of fields) {
     for (const name of filterParams(field)) {
       const value = entered[name]?.trim();
-      if (value && acceptsValue(field, value)) filters[name] = value;
+      if (value && acceptsValue(field, value, name)) filters[name] = value;
     }
+    if (field.kind === 'dateRange' && isRelativePeriod(filters[field.from.name]))
+      delete filters[field.to.name];
   }
   return filters;
 }

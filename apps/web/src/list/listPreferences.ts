@@ -1,0 +1,50 @@
+import {
+  type ColumnLayout,
+  type Density,
+  type ListPreferences,
+  listPreferencesPath,
+  listPreferencesSchema,
+} from '@obd/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiFetchParsed } from '../lib/api.ts';
+
+/**
+ * The signed-in operator's arrangement of one list (columns, density), kept on the server so it
+ * follows them to another browser. Read once per list; a change shows at once and is written behind.
+ */
+export function useListPreferences(list: string) {
+  const client = useQueryClient();
+  const queryKey = ['list-preferences', list] as const;
+  const { data } = useQuery({
+    queryKey,
+    queryFn: ({ signal }) => apiFetchParsed(listPreferencesSchema, listPreferencesPath(list), { signal }),
+    staleTime: 5 * 60_000,
+  });
+  const save = useMutation({
+    mutationFn: (change: { columns?: ColumnLayout | null; density?: Density }) =>
+      apiFetchParsed(listPreferencesSchema, listPreferencesPath(list), { method: 'PUT', body: change }),
+    onMutate: (change) => {
+      client.setQueryData<ListPreferences>(queryKey, (current) => ({
+        list,
+        columns: current?.columns ?? null,
+        density: current?.density ?? 'comfortable',
+        updated_at: current?.updated_at ?? null,
+        ...change,
+      }));
+    },
+    onSuccess: (saved) => client.setQueryData(queryKey, saved),
+    onError: (error) => {
+      console.error(`${list}: preferences not saved`, error);
+      void client.invalidateQueries({ queryKey });
+    },
+  });
+  return {
+    loaded: data !== undefined,
+    layout: data?.columns ?? null,
+    density: data?.density ?? 'comfortable',
+    setLayout: (columns: ColumnLayout | null) => save.mutate({ columns }),
+    setDensity: (density: Density) => save.mutate({ density }),
+  };
+}
+
+export type ListPreferencesController = ReturnType<typeof useListPreferences>;
