@@ -10,6 +10,7 @@ import { faultCodeListState } from './faultCodeListState.mjs';
 import { operationsLists } from './operationsLists.mjs';
 import { operationsScans } from './operationsScans.mjs';
 import { operatorsAndAudit } from './operatorsAndAudit.mjs';
+import { overviewSearch } from './overviewSearch.mjs';
 import { servedByHostName } from './servedByHostName.mjs';
 import { signupLogoutLogin } from './signupLogoutLogin.mjs';
 import { uploadsActivationAndUpdateCommands, uploadsFaultCodesAndHistory } from './uploads.mjs';
@@ -30,4 +31,5 @@ export const journeys = [
   wrongPasswordAndNarrowScreen,
   apiScreen,
   operatorsAndAudit,
+  overviewSearch,
 ];
