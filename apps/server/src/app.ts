@@ -26,6 +26,7 @@ import { overviewRoutes } from './modules/overview/routes.ts';
 import { preferencesRoutes } from './modules/preferences/routes.ts';
 import { searchRoutes } from './modules/search/routes.ts';
 import { uploadRoutes } from './modules/uploads/routes.ts';
+import { undoRoutes } from './modules/uploads/undo.ts';
 import { savedViewRoutes } from './modules/views/routes.ts';
 
 declare module 'fastify' {
@@ -107,6 +108,7 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   faultCodeRoutes(app, db, exports);
   catalogueRoutes(app, db, exports);
   uploadRoutes(app, db);
+  undoRoutes(app, db);
   // Stale upload folders and abandoned imports at start; expired rows hourly (timers stop on close).
   registerHousekeeping(app, db, { auditRetentionDays: config.auditRetentionDays });
   operationsRoutes(app, db, exports);

@@ -22,6 +22,7 @@ export * from './operators/operators.ts';
 export * from './overview.ts';
 export * from './search.ts';
 export * from './uploads/importFlow.ts';
+export * from './uploads/importUndo.ts';
 export * from './uploads/makes.ts';
 export * from './uploads/uploads.ts';
 export * from './views/views.ts';

@@ -25,6 +25,7 @@ import { ticketSessionsMigration } from './migrations/009_ticket_sessions_import
 import { operatorsAuditMigration } from './migrations/010_operators_audit.ts';
 import { overviewMigration } from './migrations/011_overview.ts';
 import { listViewsMigration } from './migrations/012_list_views.ts';
+import { importUndoMigration } from './migrations/013_import_undo.ts';
 import { importPreviewsMigration } from './migrations/014_import_previews.ts';
 import { sortIndexesMigration } from './migrations/015_sort_indexes.ts';
 import type { Database } from './schema.ts';
@@ -210,6 +211,7 @@ export async function migrate(db: Db): Promise<void> {
     '008_login_attempts': loginAttemptsMigration(db.dialect),
     '009_ticket_sessions_import_heartbeat': ticketSessionsMigration(),
     '010_operators_audit': operatorsAuditMigration(db.dialect),
+    '013_import_undo': importUndoMigration(db.dialect),
     '011_overview': overviewMigration(db.dialect),
     '014_import_previews': importPreviewsMigration(),
     '015_sort_indexes': sortIndexesMigration(db.dialect),

@@ -24,6 +24,21 @@ export interface Database {
     module: string;
     function_type: string;
     full_scan: number;
+    /** 013: the import that inserted the row (null: not imported), and when the row was last edited. */
+    import_id: number | null;
+    edited_at: string | null;
+  };
+  /** 013: the commands an Update commands import replaced (`import_id`), kept so its undo restores them. */
+  import_replaced_commands: {
+    import_id: number;
+    id: number;
+    make_id: number;
+    command: string;
+    module: string;
+    function_type: string;
+    full_scan: number;
+    row_import_id: number | null;
+    edited_at: string | null;
   };
   custom_commands: CatalogueColumns & { function_name: string; variants: string };
   actuation_commands: CatalogueColumns & { actuation_type: string; message: string | null; details: string };
@@ -149,6 +164,8 @@ export interface Database {
     vehicle: string | null;
     import_id: number | null;
     created_at: string;
+    /** 013: when the row was last edited (a trigger stamps every UPDATE). */
+    edited_at: string | null;
   };
   operators: {
     id: Generated<number>;
@@ -245,6 +262,10 @@ export interface Database {
     duplicate_of: number | null;
     /** 009: last sign of life of a running import's process (PostgreSQL). */
     heartbeat_at: string | null;
+    /** 013: rows the import's write added (set in its transaction); when and by whom it was undone. */
+    rows_inserted: number | null;
+    undone_at: string | null;
+    undone_by: number | null;
     /** 014: a preview's stored file (its folder holds it), until when, its form fields and figures. */
     preview_path: string | null;
     expires_at: string | null;
@@ -330,6 +351,9 @@ interface FaultColumns {
   make: string | null;
   company_id: number;
   generic: number;
+  /** 013: the import that inserted the row (null: not imported), and when the row was last edited. */
+  import_id: number | null;
+  edited_at: string | null;
 }
 
 interface FaultTextColumns extends FaultColumns {

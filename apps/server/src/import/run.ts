@@ -17,6 +17,7 @@ import {
   stageSheet,
   writeSheet,
 } from './sheet.ts';
+import { recordInsertedRows } from './undoable.ts';
 import type { SpreadsheetType, Workbook } from './workbook.ts';
 
 /**
@@ -32,8 +33,11 @@ export interface ImportJob<Answer, Context> {
   start(fields: Record<string, string>): Context;
   /** The sheets to import and how, once the workbook is open; a missing sheet is a 400. */
   plan(workbook: Workbook, context: Context): { sheet: string; plan: SheetPlan }[];
-  /** Runs first inside the import transaction (e.g. deleting what the upload replaces). */
-  beforeWrite?(trx: Transaction<Database>, context: Context): Promise<void>;
+  /**
+   * Runs first inside the import transaction (e.g. deleting what the upload replaces, kept under
+   * `importId` for its undo: `modules/uploads/undo.ts`).
+   */
+  beforeWrite?(trx: Transaction<Database>, context: Context, importId: number): Promise<void>;
   /** The answer of a successful import; its `stats` (or the whole answer) is what the history keeps. */
   answer(outcome: ImportOutcome, context: Context, db: Db): Promise<Answer> | Answer;
   /** What the history keeps of the answer: by default its `stats`, else the whole answer. */
@@ -187,7 +191,7 @@ export async function runImport<Answer, Context>(
     await db.kysely
       .transaction()
       .execute(async (trx) => {
-        await job.beforeWrite?.(trx, context);
+        await job.beforeWrite?.(trx, context, record.id);
         for (const s of staged) {
           const base = written;
           await writeSheet(trx, db.dialect, s, {
@@ -197,6 +201,11 @@ export async function runImport<Answer, Context>(
           });
           written += s.accepted;
         }
+        await recordInsertedRows(
+          trx,
+          record.id,
+          staged.reduce((n, s) => n + s.stats.inserted, 0),
+        );
         // A preview has its figures: nothing of it stays.
         if (options.preview) throw new PreviewRollback();
         // Last in the import's transaction: the rows and their audit event commit together.

@@ -235,10 +235,12 @@ export async function writeSheet(
 ) {
   const started = performance.now();
   const { plan, stats } = staged;
-  const constants = plan.constants?.({ importId: options.importId }) ?? {
-    columns: [],
-    types: [],
-    values: [],
+  const own = plan.constants?.({ importId: options.importId }) ?? { columns: [], types: [], values: [] };
+  // Every imported row carries its import's id: the undo removes exactly those (migration 013).
+  const constants = {
+    columns: [...own.columns, 'import_id'],
+    types: [...own.types, 'int4' as const],
+    values: [...own.values, options.importId],
   };
   const target = plan.target;
   const table = quote(target.table);

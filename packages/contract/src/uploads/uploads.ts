@@ -35,7 +35,16 @@ export const IMPORT_KIND_LABELS: Record<ImportKind, string> = {
 };
 
 /** A preview (issue 15) waits for "Import" (then runs), or was cancelled, or expired unimported. */
-export const IMPORT_STATUSES = ['running', 'succeeded', 'failed', 'preview', 'cancelled', 'expired'] as const;
+/** 'undone': its rows were removed by an undo (issue 15). */
+export const IMPORT_STATUSES = [
+  'running',
+  'succeeded',
+  'failed',
+  'undone',
+  'preview',
+  'cancelled',
+  'expired',
+] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 
 /**
@@ -210,6 +219,8 @@ export const importRecordSchema = z.object({
   duplicateOfImportId: z.number().int().nullable(),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
+  /** Set once the import was undone (status 'undone'): its rows were removed then. */
+  undoneAt: z.string().nullable().optional(),
 });
 export type ImportRecord = z.infer<typeof importRecordSchema>;
 

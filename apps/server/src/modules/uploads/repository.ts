@@ -28,6 +28,7 @@ const columns = [
   'imports.duplicate_of',
   'imports.started_at',
   'imports.finished_at',
+  'imports.undone_at',
 ] as const;
 
 function parseJson(text: string | null): unknown {
@@ -58,6 +59,7 @@ type Row = {
   duplicate_of: number | null;
   started_at: string;
   finished_at: string | null;
+  undone_at: string | null;
 };
 
 function toRecord(r: Row): ImportRecord {
@@ -81,6 +83,7 @@ function toRecord(r: Row): ImportRecord {
     duplicateOfImportId: r.duplicate_of === null ? null : Number(r.duplicate_of),
     startedAt: r.started_at,
     finishedAt: r.finished_at,
+    undoneAt: r.undone_at,
   };
 }
 

@@ -19,6 +19,7 @@ import { defineList, type FilterField, listSource, type QueryFilterName } from '
 import type { DetailDeclaration, SummaryField } from '../../list/detail.ts';
 import { cellText, dateTimeColumn, dateTimeText, durationText } from '../../list/format.ts';
 import { bytesText, countText } from '../../upload/format.ts';
+import { UndoImport } from './UndoImport.tsx';
 
 /** The Import History screen (decisions §7): every upload, newest first, and one upload's row problems. */
 
@@ -31,6 +32,7 @@ const STATUS_LABELS: Record<ImportStatus, string> = {
   running: 'Running',
   succeeded: 'Succeeded',
   failed: 'Failed',
+  undone: 'Undone',
   preview: 'Preview',
   cancelled: 'Cancelled',
   expired: 'Expired',
@@ -39,6 +41,7 @@ const STATUS_COLORS: Record<ImportStatus, string> = {
   running: 'blue.7',
   succeeded: 'green.8',
   failed: 'red.7',
+  undone: 'gray.7',
   preview: 'violet.7',
   cancelled: 'gray.7',
   expired: 'gray.7',
@@ -118,6 +121,7 @@ export const importHistoryList = defineList({
     { header: 'Size', cell: (row) => bytesText(row.fileSize), nowrap: true },
     { header: 'Outcome', cell: (row) => <OutcomeBadge status={row.status} />, nowrap: true },
     { header: 'Statistics', cell: (row) => keyStatistics(row), prose: true },
+    { header: 'Undo', cell: (row) => <UndoImport record={row} />, nowrap: true },
     detailsColumn<ImportRecord>(IMPORT_HISTORY_PATHS.details),
   ],
   messages: {
@@ -169,6 +173,7 @@ export const importDetails: DetailDeclaration<ImportDetail> = {
     field('File size', (record) => bytesText(record.fileSize)),
     field('Message', (record) => record.message),
     field('Key statistics', (record) => keyStatistics(record)),
+    { label: 'Undo', value: (record) => <UndoImport record={record} /> },
     field('Same file as', (record) =>
       record.duplicateOfImportId === null ? null : `import #${record.duplicateOfImportId}`,
     ),

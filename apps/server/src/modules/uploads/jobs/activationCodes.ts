@@ -42,11 +42,7 @@ export const activationCodesJob: ImportJob<Answer<ActivationCodesResponse>, Acti
         types: ['text', 'text', 'text', 'text'],
         unique: [0],
       },
-      constants: ({ importId }) => ({
-        columns: ['import_id', 'created_at'],
-        types: ['int4', 'text'],
-        values: [importId, isoNow()],
-      }),
+      constants: () => ({ columns: ['created_at'], types: ['text'], values: [isoNow()] }),
       describe: (values) => `Code ${values[0]}`,
       parse(cell) {
         const code = requiredText(cell('code'), 'ActivationCode', 200);

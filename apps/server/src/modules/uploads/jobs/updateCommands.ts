@@ -11,6 +11,7 @@ import type { SheetPlan } from '../../../import/sheet.ts';
 import { fullScanFlag, Reason, requiredText } from '../../../import/values.ts';
 import { badRequest } from '../../../lib/errors.ts';
 import { type Answer, findSheet, onlySheet, plural, sheetList, skipped } from './common.ts';
+import { keepReplacedCommands, lockMake } from './replaced.ts';
 
 /** The make whose commands the upload replaces, and what the write step learns of it. */
 interface UpdateCommandsContext {
@@ -87,9 +88,12 @@ export const updateCommandsJob: ImportJob<Answer<UpdateCommandsResponse>, Update
     };
     return [{ sheet, plan }];
   },
-  async beforeWrite(trx, context) {
+  async beforeWrite(trx, context, importId) {
     const { make } = context;
-    const existing = await trx.selectFrom('makes').select('id').where('name', '=', make).executeTakeFirst();
+    // The make's row locked (PostgreSQL) until the commit: an undo restoring this make's commands
+    // (`undo.ts` takes the same lock) either ends before this reads the commands it replaces, or
+    // waits for this import; never both replacing at once.
+    const existing = await lockMake(trx, make);
     context.makeId = existing
       ? existing.id
       : (
@@ -99,6 +103,7 @@ export const updateCommandsJob: ImportJob<Answer<UpdateCommandsResponse>, Update
             .returning('id')
             .executeTakeFirstOrThrow()
         ).id;
+    await keepReplacedCommands(trx, importId, context.makeId);
     const result = await trx
       .deleteFrom('mechanic_commands')
       .where('make_id', '=', context.makeId)
