@@ -5,6 +5,7 @@ import { benchImport } from './import.ts';
 import { benchLists } from './lists.ts';
 import { benchOperations } from './operations.ts';
 import { benchSoak } from './soak.ts';
+import { benchWebVitals } from './webVitals.ts';
 
 console.log('== list endpoints on the demo database (SQLite)');
 await benchLists();
@@ -20,5 +21,7 @@ console.log('== imports');
 await benchImport();
 console.log('== compressed answers at 50 connections');
 await benchCompression();
+console.log('== web vitals: login page and scans list in Chromium, cold and warm cache');
+await benchWebVitals();
 console.log('== soak: 50 connections for 5 minutes over varied list URLs (SOAK_SECONDS to shorten)');
 await benchSoak();

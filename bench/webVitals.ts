@@ -1,0 +1,164 @@
+/**
+ * Web vitals of the built app (issue 14 item 6): Chromium (playwright-core, /usr/bin/chromium)
+ * against the real server as `npm start` runs it, on the demo data, for the login page and the
+ * scans list. For each page, cold cache (a fresh browser profile per load) and warm cache (the
+ * same profile, loaded once before): the time to the first rows (for the login page, to its form)
+ * and the largest contentful paint (PerformanceObserver 'largest-contentful-paint'), both from the
+ * start of the navigation, and the JavaScript the load fetched (transfer and decoded sizes).
+ *
+ *   node --import tsx bench/webVitals.ts        (BENCH_RUNS=<n> loads per case, default 7;
+ *                                                BENCH_SKIP_BUILD=1 uses apps/web/dist as it is)
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { run, signIn, startServer } from './lib.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+
+interface PageCase {
+  name: string;
+  path: string;
+  /** What "first rows" means on the page: the element whose appearance is timed. */
+  ready: string;
+  signedIn: boolean;
+}
+
+const PAGES: PageCase[] = [
+  { name: 'login page', path: '/login', ready: 'button[type="submit"]', signedIn: false },
+  { name: 'scans list', path: '/ObdScanReport', ready: 'table tbody tr', signedIn: true },
+];
+
+interface Load {
+  firstRowsMs: number;
+  lcpMs: number;
+  jsFiles: number;
+  jsTransferKb: number;
+  jsDecodedKb: number;
+}
+
+/**
+ * Runs in the page before its scripts: notes when `selector` first matches (a MutationObserver,
+ * so the time is the DOM's, not a round trip of the test's) and keeps the largest contentful paint.
+ */
+function observeScript(selector: string): string {
+  return `(() => {
+    const w = window;
+    w.__vitals = { firstRows: null, lcp: null };
+    const check = () => {
+      if (w.__vitals.firstRows === null && document.querySelector(${JSON.stringify(selector)})) {
+        w.__vitals.firstRows = performance.now();
+      }
+    };
+    new MutationObserver(check).observe(document, { childList: true, subtree: true });
+    new PerformanceObserver((list) => {
+      const entries = list.getEntries();
+      const last = entries[entries.length - 1];
+      if (last) w.__vitals.lcp = last.startTime;
+    }).observe({ type: 'largest-contentful-paint', buffered: true });
+  })();`;
+}
+
+async function newContext(browser: Browser, token: string | undefined, page: PageCase) {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  if (page.signedIn && token) {
+    await context.addInitScript((value) => localStorage.setItem('token', value), token);
+  }
+  await context.addInitScript(observeScript(page.ready));
+  return context;
+}
+
+async function load(context: BrowserContext, url: string, selector: string): Promise<Load> {
+  const tab = await context.newPage();
+  try {
+    await tab.goto(url, { waitUntil: 'commit' });
+    await tab.waitForSelector(selector, { timeout: 30_000 });
+    // The LCP entry is final once the page has painted after the content; give it two frames.
+    await tab.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    return await tab.evaluate(() => {
+      const vitals = (window as unknown as { __vitals: { firstRows: number; lcp: number | null } }).__vitals;
+      const js = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((entry) =>
+        entry.name.endsWith('.js'),
+      );
+      return {
+        firstRowsMs: vitals.firstRows,
+        lcpMs: vitals.lcp ?? Number.NaN,
+        jsFiles: js.length,
+        jsTransferKb: js.reduce((sum, entry) => sum + entry.transferSize, 0) / 1000,
+        jsDecodedKb: js.reduce((sum, entry) => sum + entry.decodedBodySize, 0) / 1000,
+      };
+    });
+  } finally {
+    await tab.close();
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+function summary(name: string, cache: string, loads: Load[]): string {
+  const pick = (key: keyof Load) => loads.map((entry) => entry[key]);
+  const ms = (values: number[]) =>
+    `median ${Math.round(median(values))} ms, max ${Math.round(Math.max(...values))} ms`;
+  return `${name.padEnd(10)} ${cache.padEnd(4)} cache: first rows ${ms(pick('firstRowsMs'))}; LCP ${ms(pick('lcpMs'))}; JS ${median(pick('jsFiles'))} files, ${median(pick('jsTransferKb')).toFixed(1)} kB transferred (${median(pick('jsDecodedKb')).toFixed(1)} kB decoded); ${loads.length} loads`;
+}
+
+export async function benchWebVitals(): Promise<string[]> {
+  if (!process.env.BENCH_SKIP_BUILD) await run('npm', ['run', 'build']);
+  const server = await startServer(`sqlite:${path.join(os.tmpdir(), 'obd-bench-demo.sqlite')}`, {
+    SEED: 'demo',
+  });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  const lines: string[] = [];
+  try {
+    const { authorization } = await signIn(server.url);
+    const token = authorization.replace(/^Bearer /, '');
+    for (const page of PAGES) {
+      const url = `${server.url}${page.path}`;
+      const cold: Load[] = [];
+      const warm: Load[] = [];
+      for (let i = 0; i < RUNS; i += 1) {
+        const fresh = await newContext(browser, token, page);
+        try {
+          cold.push(await load(fresh, url, page.ready));
+        } finally {
+          await fresh.close();
+        }
+      }
+      const context = await newContext(browser, token, page);
+      try {
+        await load(context, url, page.ready); // fills the cache
+        for (let i = 0; i < RUNS; i += 1) warm.push(await load(context, url, page.ready));
+      } finally {
+        await context.close();
+      }
+      for (const [cache, loads] of [
+        ['cold', cold],
+        ['warm', warm],
+      ] as const) {
+        const line = summary(page.name, cache, loads);
+        console.log(line);
+        lines.push(line);
+      }
+    }
+    const machine = `machine load ${os
+      .loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' ')} (${os.cpus().length} cores)`;
+    console.log(machine);
+    lines.push(machine);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  return lines;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchWebVitals();
