@@ -1,6 +1,8 @@
 import { Table } from '@mantine/core';
 import { type Column, defaultRowKey, type RowKey } from './declaration.ts';
 import { cellContent } from './format.ts';
+import { SortHeader } from './SortHeader.tsx';
+import { ariaSort, type ListSort } from './sortState.ts';
 
 interface DataTableProps<Row> {
   /** Names the table for assistive technology (the screen title). */
@@ -11,6 +13,11 @@ interface DataTableProps<Row> {
   rowKey?: RowKey<Row>;
   /** A small table inside a card or a result: tighter rows, no hover highlight. */
   compact?: boolean;
+  /**
+   * Sorting by a header (issue 12): the fields the list sorts by, the current sort and what a
+   * click does. Without it, headers are plain text.
+   */
+  sorting?: { fields: readonly string[]; sort: ListSort | undefined; onSort: (field: string) => void };
   /**
    * A list screen's table (issue 12): the header stays in sight while the rows scroll (inside the
    * table's own box), rows comfortable or compact, and the keyboard's row highlight.
@@ -25,6 +32,7 @@ export function DataTable<Row>({
   rows,
   rowKey = defaultRowKey,
   compact,
+  sorting,
   list,
 }: DataTableProps<Row>) {
   const dense = compact || list?.density === 'compact';
@@ -32,6 +40,8 @@ export function DataTable<Row>({
     // Wide tables scroll sideways inside the page instead of squeezing the text columns.
     <Table.ScrollContainer
       type="native"
+      // A box that scrolls must take the focus, or a keyboard cannot scroll it (axe: scrollable-region-focusable).
+      tabIndex={0}
       minWidth={columns.length * (compact ? 110 : 120)}
       maxHeight={list ? '75vh' : undefined}
     >
@@ -52,8 +62,22 @@ export function DataTable<Row>({
                 key={column.header}
                 ta={column.start ? undefined : 'center'}
                 style={column.start ? undefined : { whiteSpace: 'nowrap' }}
+                aria-sort={
+                  sortable(sorting, column.sortField)
+                    ? ariaSort(sorting?.sort, column.sortField ?? '')
+                    : undefined
+                }
               >
-                {column.header}
+                {sorting && column.sortField && sortable(sorting, column.sortField) ? (
+                  <SortHeader
+                    header={column.header}
+                    field={column.sortField}
+                    sort={sorting.sort}
+                    onSort={sorting.onSort}
+                  />
+                ) : (
+                  column.header
+                )}
               </Table.Th>
             ))}
           </Table.Tr>
@@ -87,4 +111,8 @@ export function DataTable<Row>({
       </Table>
     </Table.ScrollContainer>
   );
+}
+
+function sortable(sorting: { fields: readonly string[] } | undefined, field: string | undefined): boolean {
+  return field !== undefined && sorting?.fields.includes(field) === true;
 }

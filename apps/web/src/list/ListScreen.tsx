@@ -33,6 +33,7 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
   const { display = {}, fetching = {} } = declaration;
   // Issue 12: the operator's columns and density (from the server), saved views, the keyboard.
   const listKey = listKeyOf(declaration.source);
+  console.log("STATUS", status.kind, list.isLoading);
   const preferences = useListPreferences(listKey);
   const { opened, setOpened } = useOpenedView(listKey);
   const [, setSearchParams] = useSearchParams();
@@ -159,6 +160,9 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
               columns={shownColumns}
               rows={status.rows}
               rowKey={declaration.rowKey}
+              {...(declaration.sortFields
+                ? { sorting: { fields: declaration.sortFields, sort: list.state.sort, onSort: list.sortBy } }
+                : {})}
               list={{ density: preferences.density, highlighted }}
             />
           </div>

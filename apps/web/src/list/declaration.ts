@@ -2,6 +2,7 @@ import type { ExportFormat } from '@obd/contract';
 import type { ReactNode } from 'react';
 import type { ResponseSchema } from '../lib/api.ts';
 import type { ClientPaging } from './clientPaging.ts';
+import type { ListSort } from './sortState.ts';
 
 /**
  * What a list screen declares, and the request keys the engine caches under. A screen is one
@@ -109,8 +110,8 @@ export type FilterValues = Readonly<Record<string, string>>;
 /** Every key the list and detail engines cache a request under, in one place. */
 export const queryKeys = {
   /** One page (or, unpaged, the whole answer) of a list under its searched filters. */
-  list: (path: string, pageSize: number, page: number, filters: FilterValues) =>
-    ['list', path, pageSize, page, filters] as const,
+  list: (path: string, pageSize: number, page: number, filters: FilterValues, sort?: ListSort) =>
+    ['list', path, pageSize, page, filters, sort ?? null] as const,
   /** One record of a detail screen. */
   detail: (path: string, id: number) => ['detail', path, id] as const,
   /** A loaded select's choices: one request per endpoint, shared by the fields naming it. */
@@ -175,6 +176,11 @@ export interface Column<Row> {
   nowrap?: boolean;
   /** Header and cells at the start of the line instead of centred (a short result table). */
   start?: boolean;
+  /**
+   * The field a click on the header sorts by (issue 12), when the list sorts by it (its
+   * declaration's `sortFields`); columns built from the rows carry their field's name.
+   */
+  sortField?: string;
   /**
    * A download of the visible columns (issue 12) names this column by the export's header, when it
    * differs from `header`; `exported: false` for a column the export does not have (a button, a link).
@@ -322,6 +328,12 @@ export type ListDeclaration<Row, FilterName extends string = string> = {
   export?: ListExport | readonly ListExport[];
   fetching?: ListFetching<Row>;
   display?: ListDisplay;
+  /**
+   * The fields the list sorts by (issue 12): the contract's, e.g. `SCAN_SORT_FIELDS`. A column
+   * whose `sortField` is one of them sorts on a header click; the sort is in the address bar and
+   * sent to the server (or applied in the browser, for a list paged there).
+   */
+  sortFields?: readonly string[];
 } & RowsView<Row>;
 
 /** A list declaration, its row type inferred from `source` (and its filter names from `filters`). */

@@ -20,7 +20,8 @@ export function cellContent(content: ReactNode): ReactNode {
 
 /** A column that shows one field of the row as text. */
 export function fieldColumn<Row, Key extends keyof Row & string>(header: string, key: Key) {
-  return { header, cell: (row: Row) => cellText(row[key]) };
+  // A field's column sorts by that field where the list sorts by it (its declaration's `sortFields`).
+  return { header, cell: (row: Row) => cellText(row[key]), sortField: key };
 }
 
 /**
@@ -57,7 +58,7 @@ export function dateTimeText(value: unknown): string {
 
 /** A column that shows one time field of the row, on one line. */
 export function dateTimeColumn<Row, Key extends keyof Row & string>(header: string, key: Key) {
-  return { header, cell: (row: Row) => dateTimeText(row[key]), nowrap: true };
+  return { header, cell: (row: Row) => dateTimeText(row[key]), nowrap: true, sortField: key };
 }
 
 /**

@@ -19,6 +19,11 @@ type Asking<Row> = Pick<
   'title' | 'source' | 'pageSize' | 'messages' | 'fetching' | 'filters'
 >;
 
+/** The sort the server is asked for: none for a list sorted in the browser (it fetched every row). */
+function serverSort<Row>(declaration: Pick<ListDeclaration<Row>, 'fetching'>, state: ListState) {
+  return pagingOf(declaration) === 'client' ? undefined : state.sort;
+}
+
 /**
  * The request of a list screen, declared once: key, fetcher and cancellation. The key holds the
  * whole state, so a new page or search is a new query and the superseded one is aborted through
@@ -28,7 +33,13 @@ export function listQueryOptions<Row>(declaration: Asking<Row>, state: ListState
   // A list fetched whole (unpaged, or paged in the browser) is one query whatever the page.
   const page = pagingOf(declaration) === 'server' ? state.page : 0;
   return queryOptions({
-    queryKey: queryKeys.list(declaration.source.path, declaration.pageSize, page, state.filters),
+    queryKey: queryKeys.list(
+      declaration.source.path,
+      declaration.pageSize,
+      page,
+      state.filters,
+      serverSort(declaration, state),
+    ),
     queryFn: ({ signal }) => fetchListPage(declaration, state, signal),
     enabled: declaration.fetching?.canFetch?.(state.filters) ?? true,
     // Only when declared: an explicit `undefined` would override the client's default.
@@ -55,7 +66,9 @@ export function listRequestQuery<Row>(
 ): Record<string, string | number> {
   const { params, paging = 'server' } = declaration.fetching ?? {};
   const dated = serverFilters(declaration, state.filters);
-  const filters = params ? params(dated) : dated;
+  const mapped = params ? params(dated) : dated;
+  const sort = serverSort(declaration, state);
+  const filters = sort ? { ...mapped, sort: sort.field, order: sort.order } : mapped;
   if (paging === 'none') return { ...filters };
   if (paging === 'server') return { page: state.page, limit: declaration.pageSize, ...filters };
   return { page: 1, limit: paging.fetchLimit, ...filters };

@@ -6,6 +6,7 @@
 
 import type { FilterField, FilterValues } from './declaration.ts';
 import { isRelativePeriod } from './relativeDates.ts';
+import { type ListSort, nextSort, parseSort, writeSort } from './sortState.ts';
 
 /** The query parameters a field stands for: one, or two for a date range. */
 export function filterParams<Name extends string>(field: FilterField<Name>): Name[] {
@@ -36,6 +37,8 @@ export interface ListState {
   /** 1-based. */
   readonly page: number;
   readonly filters: FilterValues;
+  /** The column the rows are sorted by (issue 12); absent: the list's own order. */
+  readonly sort?: ListSort;
 }
 
 /** What a screen without default filter values shows when opened fresh: page 1, no filters (spec §2.18). */
@@ -84,7 +87,11 @@ export function hasFilters(state: ListState): boolean {
  * Reads the state from the address bar. Tolerant: a pasted or hand-edited link never breaks the
  * screen, it falls back to page 1 / no filter for whatever part is junk (`page=abc`, `generic=maybe`).
  */
-export function parseListState(params: URLSearchParams, fields: readonly FilterField[]): ListState {
+export function parseListState(
+  params: URLSearchParams,
+  fields: readonly FilterField[],
+  sortFields?: readonly string[],
+): ListState {
   const entered: Record<string, string | null | undefined> = {};
   for (const field of fields) for (const name of filterParams(field)) entered[name] = params.get(name);
   // A field with a default: absent from the address means the default (`name=` means emptied).
@@ -100,7 +107,15 @@ export function parseListState(params: URLSearchParams, fields: readonly FilterF
       filters[field.name] = field.defaultValue;
     }
   }
-  return { page: parsePage(params.get(PAGE_PARAM)), filters };
+  const sort = parseSort(params, sortFields);
+  return { page: parsePage(params.get(PAGE_PARAM)), filters, ...(sort ? { sort } : {}) };
+}
+
+/** A header click: the next sort of that column (ascending, descending, none), from page 1. */
+export function sortBy(state: ListState, field: string): ListState {
+  const { sort: _, ...rest } = state;
+  const sort = nextSort(state.sort, field);
+  return { ...rest, page: 1, ...(sort ? { sort } : {}) };
 }
 
 /**
@@ -118,6 +133,7 @@ export function serialiseListState(state: ListState, fields: readonly FilterFiel
       else if (defaultValue) params.set(name, '');
     }
   }
+  writeSort(params, state.sort);
   if (state.page > 1) params.set(PAGE_PARAM, String(state.page));
   return params;
 }

@@ -13,8 +13,10 @@ import {
   parseListState,
   search as searchState,
   serialiseListState,
+  sortBy as sortByState,
 } from './listState.ts';
 import { rememberListQuery } from './rememberedQueries.ts';
+import { sortRows } from './sortState.ts';
 
 /** What the list area shows; exactly one at a time (spec §4). */
 export type ListStatus<Row> =
@@ -40,6 +42,8 @@ export interface ListController<Row> {
   /** Searches the entered filters from page 1 (again, if they are already the current search). */
   search: (entered: Readonly<Record<string, string>>, options?: { replace?: boolean }) => void;
   goToPage: (page: number) => void;
+  /** A click on the header of `field`: ascending, descending, then the list's own order, from page 1. */
+  sortBy: (field: string) => void;
   /** Browser-side paging only: the page size and search text in the address bar. */
   view?: ClientView;
   /** Browser-side paging only: another page size, from page 1. */
@@ -62,10 +66,11 @@ export function useListController<Row>(declaration: ListDeclaration<Row>): ListC
   // The list's own state (filters, page) keeps its identity while only a view parameter of the
   // address changes (the in-page search and page size of client-paged lists): the filter form
   // then keeps what the operator has typed but not yet searched.
-  const stateParams = serialiseListState(parseListState(searchParams, fields), fields).toString();
+  const { sortFields } = declaration;
+  const stateParams = serialiseListState(parseListState(searchParams, fields, sortFields), fields).toString();
   const state = useMemo(
-    () => parseListState(new URLSearchParams(stateParams), fields),
-    [stateParams, fields],
+    () => parseListState(new URLSearchParams(stateParams), fields, sortFields),
+    [stateParams, fields, sortFields],
   );
   const view = useMemo(
     () => (clientPaging ? parseClientView(searchParams, clientPaging) : undefined),
@@ -103,8 +108,8 @@ export function useListController<Row>(declaration: ListDeclaration<Row>): ListC
   // Browser-side paging: the fetched rows narrowed by the search text, then sliced to the page.
   const answer = useMemo(() => {
     if (!data || !clientPaging || !view) return data;
-    return clientPage(data.rows, state.page, view, clientPaging.search);
-  }, [data, clientPaging, view, state.page]);
+    return clientPage(sortRows(data.rows, state.sort), state.page, view, clientPaging.search);
+  }, [data, clientPaging, view, state.page, state.sort]);
   const canFetch = declaration.fetching?.canFetch;
   const blocked = canFetch ? !canFetch(state.filters) : false;
   const total = blocked ? 0 : (answer?.total ?? 0);
@@ -139,8 +144,11 @@ export function useListController<Row>(declaration: ListDeclaration<Row>): ListC
     total: error && !isFetching ? 0 : total,
     pages: error && !isFetching ? 1 : pages,
     pageItemCount: currentPage?.rows.length ?? 0,
-    search: (entered, options) => show(searchState(fields, entered), options),
+    // A new search keeps the sort: it changes which rows, not their order.
+    search: (entered, options) =>
+      show({ ...searchState(fields, entered), ...(state.sort ? { sort: state.sort } : {}) }, options),
     goToPage: (page) => show(goToPageState(state, page)),
+    sortBy: (field) => show(sortByState(state, field)),
     view,
     setPageSize: (size) => {
       if (view) show(goToPageState(state, 1), { view: { ...view, pageSize: size } });

@@ -1,7 +1,9 @@
 import {
   difficultyLabel,
   FAULT_CODE_PATHS,
+  FAULT_CODE_SORT_FIELDS,
   FAULT_CODES_PAGE_SIZE,
+  FAULT_TEXT_SORT_FIELDS,
   type FaultCauseRow,
   type FaultCodeQuery,
   type FaultCodeRow,
@@ -54,7 +56,7 @@ const FAULT_CODE_FILTERS: readonly FilterField<FaultCodeFilterName>[] = [
 type FaultRow = Pick<FaultCodeRow, 'id' | 'dtc' | 'make' | 'company_id' | 'generic'>;
 
 function genericColumn<Row extends FaultRow>(): Column<Row> {
-  return { header: 'Generic', cell: (row) => <GenericPill generic={row.generic} /> };
+  return { header: 'Generic', cell: (row) => <GenericPill generic={row.generic} />, sortField: 'generic' };
 }
 
 /** ID, DTC, the screen's text, Language, Make, Company ID, Generic. */
@@ -79,6 +81,7 @@ function faultCodeBrowser<Row extends FaultRow>(declaration: {
   source: ListSource<Row>;
   columns: readonly Column<Row>[];
   messages: ListMessages;
+  sortFields: readonly string[];
 }): ListDeclaration<Row, FaultCodeFilterName> {
   return defineList({ ...declaration, pageSize: FAULT_CODES_PAGE_SIZE, filters: FAULT_CODE_FILTERS });
 }
@@ -86,6 +89,7 @@ function faultCodeBrowser<Row extends FaultRow>(declaration: {
 export const faultCodeSymptoms = faultCodeBrowser({
   title: 'Fault Code Symptoms',
   source: listSource(FAULT_CODE_PATHS.symptoms, faultSymptomListSchema, 'data'),
+  sortFields: FAULT_TEXT_SORT_FIELDS,
   // decisions §5: headed Symptom (the spec's "Solution" was a typo).
   columns: textRowColumns<FaultSymptomRow>('Symptom', 'symptom'),
   messages: {
@@ -98,6 +102,7 @@ export const faultCodeSymptoms = faultCodeBrowser({
 export const faultCodeSolutions = faultCodeBrowser({
   title: 'Fault Code Solutions',
   source: listSource(FAULT_CODE_PATHS.solutions, faultSolutionListSchema, 'data'),
+  sortFields: FAULT_TEXT_SORT_FIELDS,
   columns: textRowColumns<FaultSolutionRow>('Solution', 'solution'),
   messages: {
     error: 'Failed to fetch fault code solutions. Please try again.',
@@ -109,6 +114,7 @@ export const faultCodeSolutions = faultCodeBrowser({
 export const faultCodeCauses = faultCodeBrowser({
   title: 'Fault Code Causes',
   source: listSource(FAULT_CODE_PATHS.causes, faultCauseListSchema, 'data'),
+  sortFields: FAULT_TEXT_SORT_FIELDS,
   columns: textRowColumns<FaultCauseRow>('Causes', 'causes'),
   messages: {
     error: 'Failed to fetch fault code causes. Please try again.',
@@ -120,12 +126,17 @@ export const faultCodeCauses = faultCodeBrowser({
 export const faultCodeList = faultCodeBrowser({
   title: 'Fault Code List',
   source: listSource(FAULT_CODE_PATHS.list, faultCodeListSchema, 'data'),
+  sortFields: FAULT_CODE_SORT_FIELDS,
   columns: [
     fieldColumn<FaultCodeRow, 'id'>('ID', 'id'),
     fieldColumn<FaultCodeRow, 'dtc'>('DTC', 'dtc'),
     fieldColumn<FaultCodeRow, 'title'>('Title', 'title'),
-    { header: 'Severity', cell: (row) => severityLabel(row.severity) },
-    { header: 'Repair Difficulty', cell: (row) => difficultyLabel(row.repair_difficulty) },
+    { header: 'Severity', cell: (row) => severityLabel(row.severity), sortField: 'severity' },
+    {
+      header: 'Repair Difficulty',
+      cell: (row) => difficultyLabel(row.repair_difficulty),
+      sortField: 'repair_difficulty',
+    },
     fieldColumn<FaultCodeRow, 'make'>('Make', 'make'),
     fieldColumn<FaultCodeRow, 'company_id'>('Company ID', 'company_id'),
     genericColumn<FaultCodeRow>(),

@@ -1,18 +1,22 @@
 import {
+  ACTUATION_SORT_FIELDS,
   ACTUATIONS_PATH,
   type ActuationRunQuery,
   type ActuationRunRow,
   actuationRunListSchema,
   RUNS_PAGE_SIZE,
+  SCAN_SORT_FIELDS,
   SCANS_PATH,
   type ScanQuery,
   type ScanRow,
+  SPECIAL_FUNCTION_SORT_FIELDS,
   SPECIAL_FUNCTIONS_PATH,
   type SpecialFunctionQuery,
   type SpecialFunctionRow,
   scanListSchema,
   specialFunctionListSchema,
   USER_FACETS_PATH,
+  USER_SORT_FIELDS,
   USERS_PAGE_SIZE,
   USERS_PATH,
   type UserQuery,
@@ -83,6 +87,7 @@ const USER_FILTERS: readonly FilterField<QueryFilterName<UserQuery>>[] = [
 export const usersList = defineList({
   title: 'User List',
   source: listSource(USERS_PATH, userListSchema, 'users'),
+  sortFields: USER_SORT_FIELDS,
   pageSize: USERS_PAGE_SIZE,
   filters: USER_FILTERS,
   // Spec §2.13: the columns follow the fields the server returns (its allow-list, decisions §4).
@@ -118,6 +123,7 @@ const SCAN_FILTERS: readonly FilterField<QueryFilterName<ScanQuery>>[] = [
 export const scansList = defineList({
   title: 'Scan Details',
   source: listSource(SCANS_PATH, scanListSchema, 'scans'),
+  sortFields: SCAN_SORT_FIELDS,
   pageSize: RUNS_PAGE_SIZE,
   filters: SCAN_FILTERS,
   columns: oneLine([
@@ -169,6 +175,7 @@ const SPECIAL_FUNCTION_FILTERS: readonly FilterField<QueryFilterName<SpecialFunc
 export const specialFunctionsList = defineList({
   title: 'Special Function',
   source: listSource(SPECIAL_FUNCTIONS_PATH, specialFunctionListSchema, 'scans'),
+  sortFields: SPECIAL_FUNCTION_SORT_FIELDS,
   pageSize: RUNS_PAGE_SIZE,
   filters: SPECIAL_FUNCTION_FILTERS,
   columns: oneLine([
@@ -210,6 +217,7 @@ const ACTUATION_FILTERS: readonly FilterField<QueryFilterName<ActuationRunQuery>
 export const actuationsList = defineList({
   title: 'Actuations Detail',
   source: listSource(ACTUATIONS_PATH, actuationRunListSchema, 'actuations'),
+  sortFields: ACTUATION_SORT_FIELDS,
   pageSize: RUNS_PAGE_SIZE,
   filters: ACTUATION_FILTERS,
   columns: oneLine([
