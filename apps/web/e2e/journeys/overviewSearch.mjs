@@ -81,5 +81,12 @@ export const overviewSearch = {
     await search.fill('audit');
     await page.locator('.mantine-Spotlight-action', { hasText: 'Audit log' }).first().click();
     await waitForPath(page, '/AuditLog');
+
+    // In the dark scheme (the system's, when the operator has not chosen) the charts take the theme's colours.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${baseUrl}/Overview?from=${from}&to=${to}`);
+    await card(page, 'Scans by make').locator('.recharts-bar-rectangle path').first().waitFor();
+    await page.waitForTimeout(600);
+    await screenshot(page, 'overview-dark');
   },
 };

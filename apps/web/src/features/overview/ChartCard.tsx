@@ -21,7 +21,9 @@ export function ChartCard({
 }) {
   const [view, setView] = useState<'chart' | 'table'>('chart');
   return (
-    <Card withBorder padding="md" radius="md" component="section" aria-label={title}>
+    // miw 0: a grid item is otherwise at least as wide as its content, and a chart drawn before a
+    // scrollbar appeared would keep its column too wide, cut off by the card.
+    <Card withBorder padding="md" radius="md" component="section" aria-label={title} miw={0}>
       <Group justify="space-between" align="flex-start" mb="sm" wrap="nowrap">
         <div>
           <Title order={3} size="h5">
