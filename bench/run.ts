@@ -5,6 +5,7 @@ import { benchImport } from './import.ts';
 import { benchLists } from './lists.ts';
 import { benchOperations } from './operations.ts';
 import { benchSoak } from './soak.ts';
+import { benchSortAll, benchSortWrites } from './sort.ts';
 import { benchWebVitals } from './webVitals.ts';
 
 console.log('== list endpoints on the demo database (SQLite)');
@@ -17,6 +18,9 @@ console.log('== exports of 1,000,000 rows');
 await benchExport();
 console.log('== operations lists at 1,000,000 rows (BENCH_OPS_PG for PostgreSQL)');
 await benchOperations();
+console.log('== sort by any column at 1,000,000 rows, and what its indexes cost a write');
+await benchSortAll();
+await benchSortWrites();
 console.log('== imports');
 await benchImport();
 console.log('== compressed answers at 50 connections');
