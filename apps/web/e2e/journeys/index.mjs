@@ -7,6 +7,7 @@ import {
 } from './catalogue.mjs';
 import { faultCodeBrowsers } from './faultCodeBrowsers.mjs';
 import { faultCodeListState } from './faultCodeListState.mjs';
+import { importPreviewJourney } from './importPreview.mjs';
 import { operationsLists } from './operationsLists.mjs';
 import { operationsScans } from './operationsScans.mjs';
 import { operatorsAndAudit } from './operatorsAndAudit.mjs';
@@ -28,6 +29,7 @@ export const journeys = [
   operationsLists,
   uploadsActivationAndUpdateCommands,
   uploadsFaultCodesAndHistory,
+  importPreviewJourney,
   wrongPasswordAndNarrowScreen,
   apiScreen,
   operatorsAndAudit,

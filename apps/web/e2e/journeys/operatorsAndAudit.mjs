@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ADMIN, readList, sidebarLink, signIn, waitForPath, waitForText, waitUntil } from '../lib.mjs';
+import { importAfterPreview } from './importPreview.mjs';
 
 const EDITOR = { email: 'e2e-editor@example.com', password: 'e2e-editor-password' };
 
@@ -144,7 +145,7 @@ export const operatorsAndAudit = {
     );
     await editor.locator('[data-testid="file-input"]').setInputFiles(csv);
     await editor.getByRole('button', { name: 'Upload', exact: true }).click();
-    await editor.getByText('Upload complete').waitFor({ timeout: 30_000 });
+    await importAfterPreview(editor, 30_000);
     await screenshot(editor, 'editor-uploaded');
 
     // --- The admin (reloading the screen) sees the new editor and the invitation used, and makes them a viewer.

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { sidebarLink, signIn, waitForPath, waitForText, waitUntil } from '../lib.mjs';
+import { importAfterPreview } from './importPreview.mjs';
 
 // Fixture files written here, with other libraries than the server reads them with (ExcelJS, text).
 const fixtureDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'obd-upload-'));
@@ -150,7 +151,7 @@ export const uploadsActivationAndUpdateCommands = {
     await waitForText(page, 'Sheet name is required');
     await page.locator('select[name="sheetName"]').selectOption('Honda');
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
-    await page.getByText('Upload complete').waitFor({ timeout: 30_000 });
+    await importAfterPreview(page, 30_000);
     const commandStats = await stats(page);
     assert.equal(commandStats.Sheet, 'honda-commands', 'a CSV is one sheet, named after the file');
     assert.equal(commandStats.Inserted, '3');
@@ -187,7 +188,7 @@ export const uploadsActivationAndUpdateCommands = {
     await page.getByText(/^Uploading… \d+%$/).waitFor();
     await page.getByText(/^Uploading… ([1-9]\d?)%$/).waitFor();
     await screenshot(page, 'uploads-activation-progress');
-    await page.getByText('Upload complete').waitFor({ timeout: 60_000 });
+    await importAfterPreview(page, 60_000);
     await unthrottle();
     const seen = await progressSeen(page);
     assert.ok(
@@ -220,7 +221,7 @@ export const uploadsActivationAndUpdateCommands = {
       `Selected: activation-codes.csv (${(fs.statSync(codesCsv).size / 1024).toFixed(0)} KB)`,
     );
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
-    await page.getByText('Upload complete').waitFor({ timeout: 60_000 });
+    await importAfterPreview(page, 60_000);
     await waitForText(page, 'This file was imported before');
     const againStats = await stats(page);
     assert.equal(againStats.Imported, '0');
@@ -270,7 +271,7 @@ export const uploadsFaultCodesAndHistory = {
     await pick(page, workbookFile);
     await watchProgress(page);
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
-    await page.getByText('Upload complete').waitFor({ timeout: 30_000 });
+    await importAfterPreview(page, 30_000);
     assert.ok((await progressSeen(page)).length > 0, 'the progress panel was shown');
     assert.equal((await stats(page))['Rows inserted'], '5');
     const perTable = await tableRows(page, 'Per table');
@@ -311,7 +312,7 @@ export const uploadsFaultCodesAndHistory = {
     );
     await watchProgress(page);
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
-    await page.getByText('Upload complete').waitFor({ timeout: 30_000 });
+    await importAfterPreview(page, 30_000);
     const codeStats = await stats(page);
     assert.equal(codeStats.Inserted, '5,000');
     assert.equal(codeStats['Already in database'], '1');

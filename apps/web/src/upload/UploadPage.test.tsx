@@ -106,7 +106,7 @@ describe('Activation Codes Uploader', () => {
     upload();
 
     const xhr = requests[0];
-    expect(xhr?.url).toBe('/api/uplodeactivationcode');
+    expect(xhr?.url).toBe('/api/uplodeactivationcode?preview=true');
     xhr?.progress(1024, 2048);
     await screen.findByText('Uploading… 50%');
     expect(screen.getByText('1.0 KB of 2.0 KB sent')).toBeTruthy();
@@ -231,7 +231,7 @@ describe('Update commands', () => {
     upload();
     await waitFor(() => expect(requests).toHaveLength(1));
     expect(requests[0]?.body?.get('sheetName')).toBe('Honda Bikes');
-    expect(requests[0]?.url).toBe('/api/UpdatesCommands');
+    expect(requests[0]?.url).toBe('/api/UpdatesCommands?preview=true');
   });
 });
 

@@ -4,6 +4,12 @@ import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { RoleGate } from '../app/RoleGate.tsx';
 import type { ResponseSchema } from '../lib/api.ts';
 import { FileDrop } from './FileDrop.tsx';
+import {
+  DownloadProblemsButton,
+  MappingForm,
+  PreviewSheetsTable,
+  previewExpiryText,
+} from './ImportFlowViews.tsx';
 import { DuplicateFileWarning, ResultSection, RowProblemsTable } from './ResultViews.tsx';
 import { UploadProgress } from './UploadProgress.tsx';
 import { useUpload } from './useUpload.ts';
@@ -15,6 +21,8 @@ export interface UploadOutcome {
   errors: readonly RowProblem[];
   duplicateOfImportId: number | null;
   warning?: string;
+  /** Set when the import of a preview came out different from it (issue 15). */
+  previewChanged?: string;
 }
 
 /** A required choice sent with the file, e.g. the make of the Update-commands page. */
@@ -70,7 +78,7 @@ function UploadForm<Result extends UploadOutcome>({
 }: {
   declaration: UploadDeclaration<Result>;
 }) {
-  const { state, start, reset } = useUpload(declaration);
+  const { state, start, reset, decide } = useUpload(declaration);
   const [file, setFile] = useState<File | null>(null);
   const [choice, setChoice] = useState('');
   const [problem, setProblem] = useState<string | undefined>();
@@ -95,7 +103,15 @@ function UploadForm<Result extends UploadOutcome>({
     );
     setProblem(missing);
     if (missing || !file) return;
-    void start(file, choiceField ? { [choiceField.name]: choice } : undefined);
+    // Every page previews first (issue 15): nothing is written until "Import".
+    void start(file, choiceField ? { [choiceField.name]: choice } : undefined, { preview: true });
+  };
+
+  /** Uploads the same file again with the operator's columns for the fields not found by name. */
+  const retryWithMapping = (mapping: Record<string, string>) => {
+    if (!file) return;
+    const fields: Record<string, string> = choiceField ? { [choiceField.name]: choice } : {};
+    void start(file, { ...fields, mapping: JSON.stringify(mapping) }, { preview: true });
   };
 
   const uploadAnother = () => {
@@ -147,6 +163,45 @@ function UploadForm<Result extends UploadOutcome>({
         </form>
       )}
 
+      {state.status === 'preview' && (
+        <Stack gap="md" data-testid="upload-preview">
+          <Alert color="blue" variant="light" title="Preview: nothing imported yet" role="status">
+            <Stack gap={4}>
+              <Text size="sm">{declaration.message(state.result)}</Text>
+              <Text size="sm">{previewExpiryText(state.preview)}</Text>
+            </Stack>
+          </Alert>
+          <DuplicateFileWarning
+            warning={state.result.warning}
+            duplicateOfImportId={state.result.duplicateOfImportId}
+          />
+          <ResultSection title="What the import would do">
+            <PreviewSheetsTable preview={state.preview} />
+          </ResultSection>
+          <ResultSection title="Row problems">
+            <RowProblemsTable problems={state.result.errors} />
+            {state.result.errors.length > 0 && <DownloadProblemsButton importId={state.importId} />}
+          </ResultSection>
+          <Group>
+            <Button
+              onClick={() => void decide('import')}
+              loading={state.busy === 'import'}
+              disabled={state.busy === 'cancel'}
+            >
+              Import
+            </Button>
+            <Button
+              variant="default"
+              onClick={() => void decide('cancel')}
+              loading={state.busy === 'cancel'}
+              disabled={state.busy === 'import'}
+            >
+              Cancel
+            </Button>
+          </Group>
+        </Stack>
+      )}
+
       {state.status === 'success' && (
         <SuccessScreen declaration={declaration} result={state.result} onAgain={uploadAnother} />
       )}
@@ -156,13 +211,17 @@ function UploadForm<Result extends UploadOutcome>({
           <Alert color="red" variant="light" title="Upload failed" role="alert">
             {state.message}
           </Alert>
+          {state.mapping && file && <MappingForm mapping={state.mapping} onSubmit={retryWithMapping} />}
           {state.problems.length > 0 && (
             <ResultSection title="Row problems">
               <RowProblemsTable problems={state.problems} />
+              {state.importId !== undefined && <DownloadProblemsButton importId={state.importId} />}
             </ResultSection>
           )}
           <Group>
-            <Button onClick={reset}>Try Again</Button>
+            <Button variant={state.mapping && file ? 'default' : 'filled'} onClick={reset}>
+              Try Again
+            </Button>
           </Group>
         </Stack>
       )}
@@ -186,8 +245,14 @@ function SuccessScreen<Result extends UploadOutcome>({
       </Alert>
       <DuplicateFileWarning warning={result.warning} duplicateOfImportId={result.duplicateOfImportId} />
       <ResultSection title="Statistics">{declaration.statistics(result)}</ResultSection>
+      {result.previewChanged && (
+        <Alert color="yellow" variant="light" title="The database changed since the preview" role="alert">
+          {result.previewChanged}
+        </Alert>
+      )}
       <ResultSection title="Row problems">
         <RowProblemsTable problems={result.errors} />
+        {result.errors.length > 0 && <DownloadProblemsButton importId={result.importId} />}
       </ResultSection>
       <Group>
         <Button onClick={onAgain}>Upload Another File</Button>

@@ -1,4 +1,9 @@
-import { IMPORTS_PATH, type RowProblem } from '@obd/contract';
+import {
+  type ColumnMappingNeeded,
+  columnMappingNeededSchema,
+  IMPORTS_PATH,
+  type RowProblem,
+} from '@obd/contract';
 import { apiFetch } from '../lib/api.ts';
 import { getToken } from '../lib/session.ts';
 import { UPLOAD_MESSAGES } from './messages.ts';
@@ -9,13 +14,22 @@ export class UploadError extends Error {
   /** The row problems the server found before it gave up (a file with no valid rows, …). */
   readonly problems: readonly RowProblem[];
   readonly importId: number | undefined;
+  /** A required column was not found: the file's headers and the fields to map (issue 15). */
+  readonly mapping: ColumnMappingNeeded | undefined;
 
-  constructor(message: string, status: number, problems: readonly RowProblem[] = [], importId?: number) {
+  constructor(
+    message: string,
+    status: number,
+    problems: readonly RowProblem[] = [],
+    importId?: number,
+    mapping?: ColumnMappingNeeded,
+  ) {
     super(message);
     this.name = 'UploadError';
     this.status = status;
     this.problems = problems;
     this.importId = importId;
+    this.mapping = mapping;
   }
 }
 
@@ -128,7 +142,14 @@ function errorFromBody(body: Record<string, unknown>, status: number): UploadErr
   const importId = typeof body.importId === 'number' ? body.importId : undefined;
   const fallback =
     status >= 200 && status < 300 ? UPLOAD_MESSAGES.failed : `${UPLOAD_MESSAGES.failed} (HTTP ${status})`;
-  return new UploadError(sentence ?? fallback, status, problems, importId);
+  const mapping = columnMappingNeededSchema.safeParse(body.mapping);
+  return new UploadError(
+    sentence ?? fallback,
+    status,
+    problems,
+    importId,
+    mapping.success ? mapping.data : undefined,
+  );
 }
 
 function parseJson(text: string): unknown {

@@ -19,6 +19,7 @@ import { defineList, type FilterField, listSource, type QueryFilterName } from '
 import type { DetailDeclaration, SummaryField } from '../../list/detail.ts';
 import { cellText, dateTimeColumn, dateTimeText, durationText } from '../../list/format.ts';
 import { bytesText, countText } from '../../upload/format.ts';
+import { DownloadProblemsButton } from '../../upload/ImportFlowViews.tsx';
 import { UndoImport } from './UndoImport.tsx';
 
 /** The Import History screen (decisions §7): every upload, newest first, and one upload's row problems. */
@@ -173,6 +174,10 @@ export const importDetails: DetailDeclaration<ImportDetail> = {
     field('File size', (record) => bytesText(record.fileSize)),
     field('Message', (record) => record.message),
     field('Key statistics', (record) => keyStatistics(record)),
+    {
+      label: 'Problems file',
+      value: (record) => (record.errorCount > 0 ? <DownloadProblemsButton importId={record.id} /> : '-'),
+    },
     { label: 'Undo', value: (record) => <UndoImport record={record} /> },
     field('Same file as', (record) =>
       record.duplicateOfImportId === null ? null : `import #${record.duplicateOfImportId}`,
