@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CellValue, csv, multipart } from './fixtures/uploads.ts';
+import { type CellValue, csv, multipart, xlsx } from './fixtures/uploads.ts';
 import {
   createTestApp,
   DIALECTS,
@@ -121,6 +121,63 @@ describe.each(DIALECTS)('undo an import on %s', (dialect) => {
     const reimport = await importFaults(['P0100', 'P0101', 'P0102']);
     expect(reimport.stats.insertedCount).toBe(2);
     expect((await undo(reimport.importId)).statusCode).toBe(200);
+  });
+
+  it('undoes a Bulk Uploader workbook from all four of its tables', async () => {
+    const data = await xlsx([
+      {
+        name: 'fault_descriptions',
+        rows: [
+          ['DTC', 'Title', 'Company ID'],
+          ['W0001', 'One', 9],
+          ['W0002', 'Two', 9],
+        ],
+      },
+      {
+        name: 'causes',
+        rows: [
+          ['DTC', 'Cause', 'Company ID'],
+          ['W0001', 'A cause', 9],
+        ],
+      },
+      {
+        name: 'symptoms',
+        rows: [
+          ['DTC', 'Symptom', 'Company ID'],
+          ['W0001', 'A symptom', 9],
+        ],
+      },
+      {
+        name: 'solutions',
+        rows: [
+          ['DTC', 'Solution', 'Company ID'],
+          ['W0002', 'A fix', 9],
+        ],
+      },
+    ]);
+    const body = multipart({}, { name: 'faults.xlsx', data });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/FaultUplodes',
+      payload: body.payload,
+      headers: { ...editor, ...body.headers },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const count = async () =>
+      Number(
+        (
+          await rows<{ n: number }>(`select
+            (select count(*) from fault_codes where company_id = 9) +
+            (select count(*) from fault_code_causes where company_id = 9) +
+            (select count(*) from fault_code_symptoms where company_id = 9) +
+            (select count(*) from fault_code_solutions where company_id = 9) as n`)
+        )[0]?.n,
+      );
+    expect(await count()).toBe(5);
+    const undone = await undo(res.json().importId);
+    expect(undone.statusCode, undone.body).toBe(200);
+    expect(undone.json()).toMatchObject({ removed: 5, restored: 0 });
+    expect(await count()).toBe(0);
   });
 
   it('refuses, changing nothing, when a row of the import was edited since', async () => {
