@@ -32,6 +32,8 @@ const PAGES: PageCase[] = [
 interface Load {
   firstRowsMs: number;
   lcpMs: number;
+  /** CPU time of the page's main thread until then (Chromium's ThreadTime): what a busy machine stretches. */
+  mainThreadCpuMs: number;
   jsFiles: number;
   jsTransferKb: number;
   jsDecodedKb: number;
@@ -70,14 +72,19 @@ async function newContext(browser: Browser, token: string | undefined, page: Pag
 
 async function load(context: BrowserContext, url: string, selector: string): Promise<Load> {
   const tab = await context.newPage();
+  const cdp = await context.newCDPSession(tab);
+  await cdp.send('Performance.enable');
   try {
     await tab.goto(url, { waitUntil: 'commit' });
     await tab.waitForSelector(selector, { timeout: 30_000 });
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const mainThreadCpuMs =
+      (metrics.find((metric) => metric.name === 'ThreadTime')?.value ?? Number.NaN) * 1000;
     // The LCP entry is final once the page has painted after the content; give it two frames.
     await tab.evaluate(
       () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
     );
-    return await tab.evaluate(() => {
+    const page = await tab.evaluate(() => {
       const vitals = (window as unknown as { __vitals: { firstRows: number; lcp: number | null } }).__vitals;
       const js = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((entry) =>
         entry.name.endsWith('.js'),
@@ -90,6 +97,7 @@ async function load(context: BrowserContext, url: string, selector: string): Pro
         jsDecodedKb: js.reduce((sum, entry) => sum + entry.decodedBodySize, 0) / 1000,
       };
     });
+    return { ...page, mainThreadCpuMs };
   } finally {
     await tab.close();
   }
@@ -104,7 +112,7 @@ function summary(name: string, cache: string, loads: Load[]): string {
   const pick = (key: keyof Load) => loads.map((entry) => entry[key]);
   const ms = (values: number[]) =>
     `median ${Math.round(median(values))} ms, max ${Math.round(Math.max(...values))} ms`;
-  return `${name.padEnd(10)} ${cache.padEnd(4)} cache: first rows ${ms(pick('firstRowsMs'))}; LCP ${ms(pick('lcpMs'))}; JS ${median(pick('jsFiles'))} files, ${median(pick('jsTransferKb')).toFixed(1)} kB transferred (${median(pick('jsDecodedKb')).toFixed(1)} kB decoded); ${loads.length} loads`;
+  return `${name.padEnd(10)} ${cache.padEnd(4)} cache: first rows ${ms(pick('firstRowsMs'))}; LCP ${ms(pick('lcpMs'))}; main-thread CPU ${ms(pick('mainThreadCpuMs'))}; JS ${median(pick('jsFiles'))} files, ${median(pick('jsTransferKb')).toFixed(1)} kB transferred (${median(pick('jsDecodedKb')).toFixed(1)} kB decoded); ${loads.length} loads`;
 }
 
 export async function benchWebVitals(): Promise<string[]> {
