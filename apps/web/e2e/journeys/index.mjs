@@ -8,6 +8,7 @@ import {
 import { faultCodeBrowsers } from './faultCodeBrowsers.mjs';
 import { faultCodeListState } from './faultCodeListState.mjs';
 import { importPreviewJourney } from './importPreview.mjs';
+import { listSort } from './listSort.mjs';
 import { operationsLists } from './operationsLists.mjs';
 import { operationsScans } from './operationsScans.mjs';
 import { operatorsAndAudit } from './operatorsAndAudit.mjs';
@@ -26,6 +27,7 @@ export const journeys = [
   catalogueMakesAndModels,
   catalogueCommandLists,
   operationsScans,
+  listSort,
   operationsLists,
   uploadsActivationAndUpdateCommands,
   uploadsFaultCodesAndHistory,

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { pathOf, readList, sidebarLink, signIn, waitForPath } from '../lib.mjs';
+
+/** The header of a column and its sort button. */
+const header = (page, name) =>
+  page.locator('table thead th').filter({ has: page.getByRole('button', { name }) });
+
+export const listSort = {
+  name: 'Sort by a column: Make ascending, descending, back to newest first; in the address, after a reload and a search',
+  async run({ baseUrl, newPage, screenshot }) {
+    const page = await newPage();
+    await signIn(page, baseUrl);
+    await sidebarLink(page, 'Cars Scans').click();
+    await waitForPath(page, '/ObdScanReport');
+    const newest = await readList(page, (shown) => shown.rows.length === 30, 'the newest scans');
+    assert.equal(await header(page, 'Make').getAttribute('aria-sort'), 'none');
+
+    // Ascending: the first row has the smallest make of all, and the address says so.
+    await header(page, 'Make').getByRole('button', { name: 'Make' }).click();
+    await waitForPath(page, '/ObdScanReport?sort=make&order=asc');
+    const ascending = await readList(
+      page,
+      (shown) => {
+        const makes = shown.column('Make');
+        return makes.length === 30 && makes.every((m, i) => i === 0 || makes[i - 1] <= m);
+      },
+      'makes in ascending order',
+    );
+    assert.equal(await header(page, 'Make').getAttribute('aria-sort'), 'ascending');
+    await screenshot(page, 'list-sort-make-ascending');
+
+    // Descending from page 1, even when sorted from another page.
+    await page.getByRole('button', { name: 'Next' }).first().click();
+    await waitForPath(page, '/ObdScanReport?sort=make&order=asc&page=2');
+    await readList(page, (shown) => shown.column('Make').length > 0, 'page 2 of the sorted scans');
+    await header(page, 'Make').getByRole('button', { name: 'Make' }).click();
+    await waitForPath(page, '/ObdScanReport?sort=make&order=desc');
+    const descending = await readList(
+      page,
+      (shown) => {
+        const makes = shown.column('Make');
+        return makes.length === 30 && makes.every((m, i) => i === 0 || makes[i - 1] >= m);
+      },
+      'makes in descending order',
+    );
+    assert.ok(
+      descending.column('Make')[0] > ascending.column('Make')[0],
+      `the last make (${descending.column('Make')[0]}) comes after the first (${ascending.column('Make')[0]})`,
+    );
+
+    // A reload keeps the sort; a search keeps it too.
+    await page.reload();
+    await readList(
+      page,
+      (shown) => shown.column('Make')[0] === descending.column('Make')[0],
+      'the same first row',
+    );
+    assert.equal(await header(page, 'Make').getAttribute('aria-sort'), 'descending');
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('gmail');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await waitForPath(page, '/ObdScanReport?email=gmail&sort=make&order=desc');
+    await readList(
+      page,
+      (shown) => shown.column('Email').every((e) => e.includes('gmail')),
+      'gmail scans by make',
+    );
+    await screenshot(page, 'list-sort-make-descending-filtered');
+
+    // The third click: back to the list's own order (newest first), the sort gone from the address.
+    await header(page, 'Make').getByRole('button', { name: 'Make' }).click();
+    await waitForPath(page, '/ObdScanReport?email=gmail');
+    assert.equal(await header(page, 'Make').getAttribute('aria-sort'), 'none');
+    assert.ok(pathOf(page).startsWith('/ObdScanReport'));
+    assert.ok(newest.rows.length === 30);
+  },
+};
