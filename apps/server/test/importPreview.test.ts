@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -186,6 +188,47 @@ describe.each(DIALECTS)('import preview, problems file and mapping on %s', (dial
     expect((await commit(999999)).statusCode).toBe(404);
     expect(
       (await t.app.inject({ method: 'POST', url: '/api/imports/abc/commit', headers: editor })).statusCode,
+    ).toBe(400);
+  });
+
+  it('a preview whose file is gone (the server restarted) answers 410; problems of unknown imports are 404s', async () => {
+    const p = (
+      await post('/api/faultCodes?preview=true', { name: 'g.xlsx', data: await faultSheet('GO') })
+    ).json();
+    const kept = await t.db.kysely
+      .selectFrom('imports')
+      .select('preview_path')
+      .where('id', '=', p.importId)
+      .executeTakeFirstOrThrow();
+    // As the sweep of a restarted server would.
+    fs.rmSync(path.dirname(kept.preview_path as string), { recursive: true, force: true });
+    const gone = await commit(p.importId);
+    expect(gone.statusCode).toBe(410);
+    expect(gone.json().error).toMatch(/no longer on this server/);
+    expect((await commit(p.importId)).statusCode).toBe(410);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/imports/999999/problems', headers: editor }))
+        .statusCode,
+    ).toBe(404);
+    const link = await t.app.inject({
+      method: 'POST',
+      url: `/api/imports/${p.importId}/problems`,
+      headers: editor,
+    });
+    // A link is for its import only, and a made-up ticket is nothing.
+    expect((await t.app.inject({ url: link.json().url.replace(`/${p.importId}/`, '/1/') })).statusCode).toBe(
+      404,
+    );
+    expect((await t.app.inject({ url: `/api/imports/${p.importId}/problems?ticket=nope` })).statusCode).toBe(
+      404,
+    );
+    expect((await t.app.inject({ url: `/api/imports/${p.importId}/problems` })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: '/api/imports/999999', headers: editor })).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.app.inject({ url: '/api/faultCodes?preview=maybe', method: 'POST', headers: editor }))
+        .statusCode,
     ).toBe(400);
   });
 
