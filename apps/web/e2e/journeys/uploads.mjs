@@ -348,7 +348,7 @@ export const uploadsFaultCodesAndHistory = {
     await screenshot(page, 'uploads-import-history');
 
     await page.locator('select[name="kind"]').selectOption('fault_workbook');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await waitForPath(page, '/ImportHistory?kind=fault_workbook');
     const workbookRows = await waitUntil(
       () => tableRows(page, 'Import History'),
@@ -358,7 +358,7 @@ export const uploadsFaultCodesAndHistory = {
     assert.equal(workbookRows[0][3], 'Fault Codes Bulk Uploader');
     await page.locator('select[name="kind"]').selectOption('');
     await page.locator('select[name="status"]').selectOption('failed');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await waitUntil(
       () => tableRows(page, 'Import History'),
       (shown) => shown.length === 1 && shown[0][6] === 'Failed',
@@ -368,7 +368,7 @@ export const uploadsFaultCodesAndHistory = {
 
     await page.locator('select[name="status"]').selectOption('');
     await page.locator('select[name="kind"]').selectOption('fault_workbook');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await waitUntil(
       () => tableRows(page, 'Import History'),
       (shown) => shown.length === 1 && shown[0][4] === 'fault-workbook.xlsx',
