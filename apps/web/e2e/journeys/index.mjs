@@ -9,6 +9,7 @@ import { faultCodeBrowsers } from './faultCodeBrowsers.mjs';
 import { faultCodeListState } from './faultCodeListState.mjs';
 import { importPreviewJourney } from './importPreview.mjs';
 import { listSort } from './listSort.mjs';
+import { listViews } from './listViews.mjs';
 import { operationsLists } from './operationsLists.mjs';
 import { operationsScans } from './operationsScans.mjs';
 import { operatorsAndAudit } from './operatorsAndAudit.mjs';
@@ -28,6 +29,7 @@ export const journeys = [
   catalogueCommandLists,
   operationsScans,
   listSort,
+  listViews,
   operationsLists,
   uploadsActivationAndUpdateCommands,
   uploadsFaultCodesAndHistory,

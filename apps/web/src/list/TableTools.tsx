@@ -1,5 +1,6 @@
 import { ActionIcon, Button, Checkbox, Group, Popover, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { ColumnLayout, Density } from '@obd/contract';
+import { useState } from 'react';
 import { moveColumn, orderedColumns, toggleColumn } from './columnLayout.ts';
 import type { Column } from './declaration.ts';
 
@@ -19,11 +20,12 @@ export function ColumnsMenu<Row>({
   const all = columns as readonly Column<unknown>[];
   const ordered = orderedColumns(all, layout);
   const hidden = new Set(layout?.hidden ?? []);
+  const [open, setOpen] = useState(false);
   const shownCount = ordered.filter((column) => !hidden.has(column.header)).length;
   return (
-    <Popover position="bottom-end" withArrow shadow="md" trapFocus>
+    <Popover position="bottom-end" withArrow shadow="md" opened={open} onChange={setOpen}>
       <Popover.Target>
-        <Button variant="default" size="xs">
+        <Button variant="default" size="xs" onClick={() => setOpen((was) => !was)} aria-expanded={open}>
           Columns
         </Button>
       </Popover.Target>

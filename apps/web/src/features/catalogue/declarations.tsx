@@ -37,6 +37,7 @@ import {
   SPF_COMMANDS_PATH,
   spfCommandListSchema,
 } from '@obd/contract';
+import { CellList, splitList } from '../../list/CellList.tsx';
 import { defineList, type FilterField, listSource, type QueryFilterName } from '../../list/declaration.ts';
 import { fieldColumn } from '../../list/format.ts';
 import { makeFilter, segmentSuggestions } from '../shared/suggestions.ts';
@@ -216,7 +217,8 @@ export const customCommands = defineList({
   filters: VEHICLE_FILTERS,
   columns: [
     fieldColumn<CustomCommand, 'function_name'>('Function Name', 'function_name'),
-    fieldColumn<CustomCommand, 'make'>('Make', 'make'),
+    // An unfiltered group names every make it has (46): the first few, then "and 41 more".
+    { header: 'Make', cell: (row: CustomCommand) => <CellList items={splitList(row.make)} /> },
     fieldColumn<CustomCommand, 'model'>('Model', 'model'),
     { header: 'Variants', cell: variantsText },
     { header: 'Commands', cell: (row) => <VariantCommands row={row} />, prose: true },
