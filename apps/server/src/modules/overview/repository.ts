@@ -136,16 +136,29 @@ async function topCodes(
   if (parts.length === 0) return [];
   const heads = await rows<{ b: string; key: string; n: unknown }>(db, sql.join(parts, sql` UNION ALL `));
   const perBucket = new Map<string, number[]>();
-  const candidates = new Set<string>();
   for (const h of heads) {
-    candidates.add(h.key);
     const list = perBucket.get(h.b) ?? [];
     list.push(num(h.n));
     perBucket.set(h.b, list);
   }
-  if (candidates.size === 0) return [];
-  let bound = 0;
-  for (const list of perBucket.values()) if (list.length >= PER_BUCKET) bound += Math.min(...list);
+  // A bucket read to its PER_BUCKET-th code ("full") may hold other codes, each at most its smallest count read.
+  const floor = new Map<string, number>();
+  for (const [b, list] of perBucket) if (list.length >= PER_BUCKET) floor.set(b, Math.min(...list));
+  const bound = [...floor.values()].reduce((s, n) => s + n, 0);
+  // Each candidate's sum lies between what was read of it and that plus the floors of the full
+  // buckets where it was not read; those that cannot reach the `limit`-th lower sum are dropped.
+  const seen = new Map<string, { lower: number; floors: number }>();
+  for (const h of heads) {
+    const c = seen.get(h.key) ?? { lower: 0, floors: 0 };
+    c.lower += num(h.n);
+    c.floors += floor.get(h.b) ?? 0;
+    seen.set(h.key, c);
+  }
+  if (seen.size === 0) return [];
+  const threshold = [...seen.values()].map((c) => c.lower).sort((a, b) => b - a)[limit - 1] ?? 0;
+  const candidates = new Set(
+    [...seen.entries()].filter(([, c]) => c.lower + bound - c.floors >= threshold).map(([key]) => key),
+  );
   const exact = await rows<{ key: string; n: unknown }>(
     db,
     sql`SELECT key, sum(n) AS n FROM (${periodRows('dtc', period, [...candidates], dialect)}) p GROUP BY key`,
@@ -186,6 +199,14 @@ async function scanningUsers(db: Db, dialect: Dialect, period: Period): Promise<
   // SQLite would otherwise read the period's rows of every e-mail through the (topic, day) index,
   // once per e-mail: the e-mail's own range (migration 011's partial index) is the seek meant here.
   const byKey = dialect === 'sqlite' ? sql` INDEXED BY overview_days_scanners` : sql``;
+  if (daysBetween(period.from, period.to) <= 14) {
+    // A short period: its (e-mail, day) counters are fewer than the e-mails to probe.
+    const [few] = await rows<{ n: unknown }>(
+      db,
+      sql`SELECT count(DISTINCT key) AS n FROM overview_days WHERE topic = 'email' AND day >= ${period.from} AND day <= ${period.to} AND n > 0`,
+    );
+    return num(few?.n);
+  }
   const [r] = await rows<{ n: unknown }>(
     db,
     sql`SELECT count(*) AS n FROM list_totals t WHERE t.tbl = 'scans' AND t.col = 'email' AND t.n > 0

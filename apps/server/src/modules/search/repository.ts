@@ -111,16 +111,26 @@ export async function search(db: Db, dialect: Dialect, query: SearchQuery) {
       return { hits, seeAll: null };
     }
     if (kind === 'email') {
-      const emails = await rows<{ val: string }>(
+      const emails = await rows<{ val: string; n: unknown }>(
         db,
-        sql`SELECT val FROM list_totals WHERE tbl = 'scans' AND col = 'email' AND n > 0 AND ${contains(sql`val`)}
+        sql`SELECT val, n FROM list_totals WHERE tbl = 'scans' AND col = 'email' AND n > 0 AND ${contains(sql`val`)}
           ORDER BY CASE WHEN lower(val) = ${lower} THEN 0 ELSE 1 END, n DESC, val LIMIT 50`,
       );
       if (emails.length === 0) return { hits: [], seeAll: { email: q } };
+      const matched = emails.reduce((sum, e) => sum + Number(e.n), 0);
+      const [all] = await rows<{ n: unknown }>(
+        db,
+        sql`SELECT n FROM list_totals WHERE tbl = 'scans' AND col = '' AND val = ''`,
+      );
+      // Many scans (a fragment such as '@gmail'): walk the time index, newest first, until enough
+      // match; few (one person's): read them through the e-mail and sort.
+      const walk = matched >= 0.02 * Number(all?.n ?? 0);
+      const email = walk ? (dialect === 'sqlite' ? sql`+s.email` : sql`(s.email || '')`) : sql`s.email`;
+      const order = !walk && dialect === 'postgres' ? sql`s.scan_start_time || ''` : sql`s.scan_start_time`;
       const hits = await rows<ScanHitRow>(
         db,
-        sql`SELECT ${scanColumns} FROM scans s WHERE s.email IN (${sql.join(emails.map((e) => e.val))})
-          ORDER BY s.scan_start_time DESC, s.id DESC LIMIT ${take}`,
+        sql`SELECT ${scanColumns} FROM scans s WHERE ${email} IN (${sql.join(emails.map((e) => e.val))})
+          ORDER BY ${order} DESC, s.id DESC LIMIT ${take}`,
       );
       return { hits, seeAll: { email: q } };
     }
@@ -138,16 +148,24 @@ export async function search(db: Db, dialect: Dialect, query: SearchQuery) {
       );
       return { hits, seeAll: { license_plate: q } };
     }
-    // Text: the scans of a make named exactly so (newest first, read in time order).
-    const [make] = await rows<{ val: string }>(
+    // Text: the scans of a make named exactly so, newest first: a make of many scans walks the
+    // time index until enough match, a rare one is read through its own index and sorted.
+    const [make] = await rows<{ val: string; n: unknown }>(
       db,
-      sql`SELECT val FROM list_totals WHERE tbl = 'scans' AND col = 'make' AND n > 0 AND lower(val) = ${lower} LIMIT 1`,
+      sql`SELECT val, n FROM list_totals WHERE tbl = 'scans' AND col = 'make' AND n > 0 AND lower(val) = ${lower} ORDER BY n DESC LIMIT 1`,
     );
     if (!make) return { hits: [], seeAll: null };
+    const [all] = await rows<{ n: unknown }>(
+      db,
+      sql`SELECT n FROM list_totals WHERE tbl = 'scans' AND col = '' AND val = ''`,
+    );
+    const walk = Number(make.n) >= 0.02 * Number(all?.n ?? 0);
+    const column = walk ? (dialect === 'sqlite' ? sql`+s.make` : sql`(s.make || '')`) : sql`s.make`;
+    const order = !walk && dialect === 'postgres' ? sql`s.scan_start_time || ''` : sql`s.scan_start_time`;
     const hits = await rows<ScanHitRow>(
       db,
-      sql`SELECT ${scanColumns} FROM scans s WHERE s.make = ${make.val}
-        ORDER BY s.scan_start_time DESC, s.id DESC LIMIT ${take}`,
+      sql`SELECT ${scanColumns} FROM scans s WHERE ${column} = ${make.val}
+        ORDER BY ${order} DESC, s.id DESC LIMIT ${take}`,
     );
     return { hits, seeAll: { make: make.val } };
   };
