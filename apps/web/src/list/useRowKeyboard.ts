@@ -56,7 +56,10 @@ export function useRowKeyboard(
         // A focused button or link answers Enter itself.
         if (event.target instanceof HTMLElement && event.target.closest('a, button')) return;
         const row = tableRef.current?.querySelector(`[data-row-index="${highlighted}"]`);
-        const link = row?.querySelector<HTMLElement>('a[href]');
+        // Its details: a link in the page first (a report opening in a new tab is not "open this row").
+        const link =
+          row?.querySelector<HTMLElement>('a[href]:not([target="_blank"])') ??
+          row?.querySelector<HTMLElement>('a[href]');
         if (link) {
           event.preventDefault();
           link.click();
