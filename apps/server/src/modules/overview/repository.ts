@@ -191,6 +191,23 @@ async function listDaysTotal(db: Db, table: string, period: Period): Promise<num
 }
 
 /**
+ * The index of who scanned when on SQLite: 011's partial index; a database migrated by the first
+ * version of 011 (without it) uses the primary key's, slower but the same answer.
+ */
+const scannersIndexOf = new WeakMap<Db, Promise<string>>();
+function scannersIndex(db: Db): Promise<string> {
+  let found = scannersIndexOf.get(db);
+  if (!found) {
+    found = rows<{ name: string }>(
+      db,
+      sql`SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'overview_days_scanners'`,
+    ).then((r) => (r.length > 0 ? 'overview_days_scanners' : 'sqlite_autoindex_overview_days_1'));
+    scannersIndexOf.set(db, found);
+  }
+  return found;
+}
+
+/**
  * Distinct e-mails with a scan in the period: for each e-mail that ever scanned (004's counters
  * list them), one probe of its day counters in the period — a few thousand index seeks rather
  * than a distinct count over the period's scans.
@@ -198,7 +215,7 @@ async function listDaysTotal(db: Db, table: string, period: Period): Promise<num
 async function scanningUsers(db: Db, dialect: Dialect, period: Period): Promise<number> {
   // SQLite would otherwise read the period's rows of every e-mail through the (topic, day) index,
   // once per e-mail: the e-mail's own range (migration 011's partial index) is the seek meant here.
-  const byKey = dialect === 'sqlite' ? sql` INDEXED BY overview_days_scanners` : sql``;
+  const byKey = dialect === 'sqlite' ? sql.raw(` INDEXED BY ${await scannersIndex(db)}`) : sql``;
   if (daysBetween(period.from, period.to) <= 14) {
     // A short period: its (e-mail, day) counters are fewer than the e-mails to probe.
     const [few] = await rows<{ n: unknown }>(
