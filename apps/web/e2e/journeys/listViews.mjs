@@ -141,5 +141,14 @@ export const listViews = {
     await viewer.getByRole('button', { name: 'Search', exact: true }).waitFor();
     assert.equal(await viewer.getByLabel('Started on or after').isDisabled(), true);
     await screenshot(viewer, 'list-views-last-7-days');
+
+    // --- A long list in a cell: an unfiltered custom-command group's makes fold after five.
+    await viewer.goto(`${baseUrl}/Customcommands1`);
+    await viewer.getByRole('table').first().waitFor();
+    const more = viewer.getByRole('button', { name: /^and \d+ more$/ }).first();
+    await more.waitFor();
+    await more.click();
+    await viewer.getByRole('button', { name: 'show fewer' }).first().waitFor();
+    await screenshot(viewer, 'list-views-long-cell-list');
   },
 };
