@@ -1,6 +1,7 @@
 import type { ScanRow } from '@obd/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { mechanicCommands } from '../features/catalogue/declarations.tsx';
 import { scansList } from '../features/operations/declarations.tsx';
 import { installFakeFetch, jsonResponse } from '../test/fakeFetch.ts';
 import { renderRoutes } from '../test/renderRoutes.tsx';
@@ -127,5 +128,39 @@ describe('sorting a list by its headers', { timeout: 20_000 }, () => {
     await waitFor(() =>
       expect(router.state.location.search).toBe('?email=asha&sort=scan_end_time&order=desc'),
     );
+  });
+});
+
+describe('sorting a list paged in the browser', { timeout: 20_000 }, () => {
+  it('sorts the fetched rows itself, with the sort in the address and not sent to the server', async () => {
+    const data = [
+      { command: '22F190', module: 'Engine' },
+      { command: '0100', module: 'ABS' },
+      { command: '1902', module: 'Engine' },
+    ];
+    const calls = installFakeFetch((call) =>
+      call.url.pathname === '/api/CommandAPI'
+        ? jsonResponse({
+            data,
+            pagination: { currentPage: 1, totalPages: 1, totalItems: 3, itemsPerPage: 1000 },
+          })
+        : jsonResponse({ data: [], total: 0 }),
+    );
+    const { router } = renderRoutes(
+      [{ path: '/Api2', element: <ListScreen declaration={mechanicCommands} /> }],
+      '/Api2',
+    );
+    const table = await screen.findByRole('table');
+    const commands = () =>
+      within(screen.getByRole('table'))
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell')[0]?.textContent);
+    expect(commands()).toEqual(['22F190', '0100', '1902']);
+    fireEvent.click(within(within(table).getByRole('columnheader', { name: /Command/ })).getByRole('button'));
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=command&order=asc'));
+    await waitFor(() => expect(commands()).toEqual(['0100', '1902', '22F190']));
+    const lookups = calls.filter((call) => call.url.pathname === '/api/CommandAPI');
+    expect(lookups.every((call) => call.params.sort === undefined)).toBe(true);
   });
 });
