@@ -221,7 +221,7 @@ export const customCommands = defineList({
     fieldColumn<CustomCommand, 'function_name'>('Function Name', 'function_name'),
     // An unfiltered group names every make it has (46): the first few, then "and 41 more".
     { header: 'Make', cell: (row: CustomCommand) => <CellList items={splitList(row.make)} /> },
-    fieldColumn<CustomCommand, 'model'>('Model', 'model'),
+    { header: 'Model', cell: (row: CustomCommand) => <CellList items={splitList(row.model)} /> },
     { header: 'Variants', cell: variantsText },
     { header: 'Commands', cell: (row) => <VariantCommands row={row} />, prose: true },
   ],
