@@ -33,7 +33,6 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
   const { display = {}, fetching = {} } = declaration;
   // Issue 12: the operator's columns and density (from the server), saved views, the keyboard.
   const listKey = listKeyOf(declaration.source);
-  console.log("STATUS", status.kind, list.isLoading);
   const preferences = useListPreferences(listKey);
   const { opened, setOpened } = useOpenedView(listKey);
   const [, setSearchParams] = useSearchParams();
