@@ -1,6 +1,8 @@
 // Small helpers for the journeys (playwright-core has no `expect`): they wait for what an operator
 // would see, and fail with a message saying what was expected.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 
 /** The account the journeys sign up first (it becomes the admin) and then sign in with. */
 export const ADMIN = { email: 'e2e-admin@example.com', password: 'e2e-admin-password' };
@@ -124,4 +126,61 @@ function satisfies(until, list) {
   } catch {
     return false;
   }
+}
+
+// axe-core's browser build, read once. It is evaluated in the page through the DevTools protocol
+// (page.evaluate), which the app's Content-Security-Policy does not apply to: a <script> tag would
+// be refused, as the CSP refuses every inline script.
+let axeSource;
+const AXE_FAILS_ON = ['serious', 'critical'];
+
+/**
+ * Runs axe-core (WCAG 2.0–2.2 A and AA, and axe's best practices) on the page as it is now and fails
+ * the journey on any serious or critical violation, with a list a person can act on: the rule, what
+ * it asks, and each element (its selector and axe's summary). `what` names the screen in the message.
+ * Returns the moderate and minor violations' rule ids, which do not fail.
+ */
+export async function checkA11y(page, what) {
+  axeSource ??= fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(axeSource);
+  // Mantine's transitions (menus, drawers, fades) would be caught half-way, in colours not shown.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((animation) => animation.finished.catch(() => {})),
+    ),
+  );
+  const violations = await page.evaluate(async () => {
+    const results = await window.axe.run(document, { resultTypes: ['violations'] });
+    return results.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => ({
+        target: node.target.join(' '),
+        summary: node.failureSummary ?? '',
+      })),
+    }));
+  });
+  const failing = violations.filter((violation) => AXE_FAILS_ON.includes(violation.impact));
+  // A11Y_REPORT_ONLY=1 prints the failures and goes on: one run lists every screen's (while fixing).
+  if (failing.length > 0 && process.env.A11Y_REPORT_ONLY) {
+    console.log(
+      `A11Y ${what}: ${failing.map((v) => `${v.id} ${v.nodes.map((n) => n.target).join(', ')}`).join(' ; ')}`,
+    );
+  } else if (failing.length > 0) {
+    const lines = failing.flatMap((violation) => [
+      `- ${violation.id} (${violation.impact}): ${violation.help}`,
+      ...violation.nodes
+        .slice(0, 8)
+        .map((node) => `    ${node.target}\n      ${node.summary.replace(/\n\s*/g, ' / ')}`),
+      ...(violation.nodes.length > 8 ? [`    … and ${violation.nodes.length - 8} more`] : []),
+    ]);
+    assert.fail(
+      `Accessibility: ${failing.length} serious or critical axe rule(s) fail on ${what}:\n${lines.join('\n')}`,
+    );
+  }
+  return violations.map((violation) => `${violation.id} (${violation.impact})`);
 }

@@ -1,4 +1,5 @@
 // The journeys, in order: the first creates the admin account the others sign in with.
+import { accessibility } from './accessibility.mjs';
 import { apiScreen } from './apiScreen.mjs';
 import {
   catalogueCommandLists,
@@ -38,4 +39,5 @@ export const journeys = [
   apiScreen,
   operatorsAndAudit,
   overviewSearch,
+  accessibility,
 ];

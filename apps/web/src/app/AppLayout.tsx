@@ -1,21 +1,21 @@
 import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { ACCOUNT_PATH } from '../features/account/AccountScreen.tsx';
 import { hasRole, ROLE_LABELS, RoleBadge } from '../features/auth/roles.tsx';
 import { meQueryOptions, useLogout } from '../features/auth/session.ts';
 import { useRememberedListHref } from '../list/rememberedQueries.ts';
 import classes from './AppLayout.module.css';
+import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
+import { PRODUCT_NAME } from './documentTitle.ts';
 import { type ScreenRoute, SIDEBAR_SCREENS, screenAt } from './screens.tsx';
 
 // The search palette (issue 13) is its own chunk, fetched with the layout: Spotlight and the lists' link code.
 const HeaderSearch = lazy(() =>
   import('../features/search/SearchPalette.tsx').then((m) => ({ default: m.HeaderSearch })),
 );
-
-const PRODUCT_NAME = 'OBD Admin';
 
 /** The shell of every guarded screen: header with the operator and Logout, sidebar, content. */
 export function AppLayout() {
@@ -26,10 +26,6 @@ export function AppLayout() {
   const role = useQuery(meQueryOptions).data?.role;
   // A detail screen keeps its list's link highlighted.
   const activePath = screen?.sidebarParent ?? screen?.path;
-
-  useEffect(() => {
-    document.title = screen ? `${screen.label} · ${PRODUCT_NAME}` : PRODUCT_NAME;
-  }, [screen]);
 
   // On a phone the sidebar covers the page; once the operator has picked a screen, get it out of the
   // way. Adjusted during render on a new address (no effect to re-run on every navigation).
@@ -83,7 +79,7 @@ export function AppLayout() {
         <AppShell.Section
           hiddenFrom="xs"
           p="md"
-          style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}
+          style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
         >
           <SignedInAs />
         </AppShell.Section>
@@ -130,6 +126,7 @@ function OperatorMenu() {
         </Text>
       )}
       {me.data && <RoleBadge role={me.data.role} visibleFrom="xs" />}
+      <ColorSchemeToggle />
       <Button component={Link} to={ACCOUNT_PATH} variant="subtle" size="xs">
         My account
       </Button>

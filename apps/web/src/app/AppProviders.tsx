@@ -4,7 +4,8 @@ import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { meQueryOptions } from '../features/auth/session.ts';
 import { setForbiddenHandler } from '../lib/api.ts';
-import { theme } from './theme.ts';
+import { colorSchemeManager } from './colorScheme.ts';
+import { cssVariablesResolver, theme } from './theme.ts';
 
 /** Mantine and TanStack Query around the app (and around screens under test). */
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
@@ -15,7 +16,13 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
     return () => setForbiddenHandler(() => {});
   }, [queryClient]);
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    // The operating system's colour scheme unless the operator picked one in this browser (the toggle).
+    <MantineProvider
+      theme={theme}
+      defaultColorScheme="auto"
+      colorSchemeManager={colorSchemeManager}
+      cssVariablesResolver={cssVariablesResolver}
+    >
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>
   );

@@ -2,6 +2,7 @@ import { createBrowserRouter, type DataRouter, type RouteObject } from 'react-ro
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { RESET_PASSWORD_PATH, ResetPasswordPage } from '../features/auth/ResetPasswordPage.tsx';
 import { setUnauthorizedHandler } from '../lib/api.ts';
+import { keepDocumentTitle } from './documentTitle.ts';
 import { NotFoundScreen } from './NotFoundScreen.tsx';
 import { RequireAuth } from './RequireAuth.tsx';
 import { PageLoading, RouteError } from './RouteStates.tsx';
@@ -88,6 +89,7 @@ export function loginHandler(router: { navigate: DataRouter['navigate'] }) {
 
 export function createAppRouter() {
   const router = createBrowserRouter(ROUTES);
+  keepDocumentTitle(router);
   setUnauthorizedHandler(loginHandler(router));
   return router;
 }

@@ -1,11 +1,16 @@
-import { Container, Paper, Stack, Text, Title } from '@mantine/core';
+import { Box, Container, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { ColorSchemeToggle } from '../../app/ColorSchemeToggle.tsx';
 import { ApiError } from '../../lib/api.ts';
 
 /** The centred card of the login and sign-up screens. */
 export function AuthLayout({ title, children }: { title: string; children: ReactNode }) {
   return (
     <Container size={420} py={80}>
+      {/* The light/dark switch, as in the app's header. */}
+      <Box pos="absolute" top={16} right={16}>
+        <ColorSchemeToggle />
+      </Box>
       <Stack gap="lg">
         <Stack gap={4} align="center">
           <Text fw={700} c="blue" size="lg">

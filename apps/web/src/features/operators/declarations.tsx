@@ -22,7 +22,7 @@ const STATUS_LABELS: Record<OperatorStatus, string> = { active: 'Active', disabl
 
 function StatusText({ status }: { status: OperatorStatus }) {
   return (
-    <Text component="span" size="sm" fw={700} c={status === 'active' ? 'green.8' : 'red.7'}>
+    <Text component="span" size="sm" fw={700} c={status === 'active' ? 'green' : 'red'}>
       {STATUS_LABELS[status]}
     </Text>
   );

@@ -55,8 +55,9 @@ export function HeaderSearch() {
           <Text size="sm" c="dimmed">
             Search…
           </Text>
+          {/* Written as in the name 'Search (Ctrl+K)': a name must hold the visible text (axe: label-content-name-mismatch). */}
           <Kbd size="xs" visibleFrom="md">
-            Ctrl K
+            (Ctrl+K)
           </Kbd>
         </Group>
       </UnstyledButton>

@@ -39,13 +39,13 @@ const STATUS_LABELS: Record<ImportStatus, string> = {
   expired: 'Expired',
 };
 const STATUS_COLORS: Record<ImportStatus, string> = {
-  running: 'blue.7',
-  succeeded: 'green.8',
-  failed: 'red.7',
-  undone: 'gray.7',
-  preview: 'violet.7',
-  cancelled: 'gray.7',
-  expired: 'gray.7',
+  running: 'blue',
+  succeeded: 'green',
+  failed: 'red',
+  undone: 'gray',
+  preview: 'violet',
+  cancelled: 'gray',
+  expired: 'gray',
 };
 
 /** The outcome as a coloured word (a badge would be clipped in the narrow column). */
