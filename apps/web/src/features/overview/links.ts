@@ -49,3 +49,24 @@ export function listAccepts(list: ListName, filter: Readonly<Record<string, stri
   const names = new Set(target.filters.flatMap((field) => filterParams(field)));
   return Object.keys(filter).every((name) => names.has(name));
 }
+
+/** The doors of the Overview: each mark's list, filtered (one function per kind of mark, all through `listLink`). */
+export function overviewLinks(period: { from: string; to: string }) {
+  const inPeriod = scanPeriod(period.from, period.to);
+  return {
+    scans: () => listLink('scans', inPeriod),
+    scansOnDay: (day: string) => listLink('scans', scanPeriod(day, day)),
+    scansOfMake: (make: string) => listLink('scans', { ...inPeriod, make }),
+    scansOfVersion: (version: string) => listLink('scans', { ...inPeriod, app_version: version }),
+    scansReporting: (dtc: string) => listLink('scans', { ...inPeriod, dtc }),
+    faultCode: (dtc: string) => listLink('faultCodes', { dtc }),
+    specialFunctions: () => listLink('specialFunctions', inPeriod),
+    usersOfPlan: (plan: string) => listLink('users', { plan }),
+    usersOfStatus: (status: string) => listLink('users', { status }),
+    coverageOfMake: (make: string) => listLink('coverage', { make }),
+    imports: (status?: string) => listLink('imports', { status }),
+  };
+}
+
+/** The Overview's doors for one period, as the chart and figure cards receive them. */
+export type OverviewLinks = ReturnType<typeof overviewLinks>;
