@@ -151,7 +151,9 @@ export function overviewMigration(dialect: Dialect) {
         .execute();
       // Who scanned in a period: one seek per e-mail, answered from this index alone.
       await sql
-        .raw(`CREATE INDEX overview_days_scanners ON overview_days (key, day) WHERE topic = 'email' AND n > 0`)
+        .raw(
+          `CREATE INDEX overview_days_scanners ON overview_days (key, day) WHERE topic = 'email' AND n > 0`,
+        )
         .execute(db);
       await db.schema.createIndex('scans_vin_idx').on('scans').column('vin').execute();
       await db.schema.createIndex('app_users_created_at_idx').on('app_users').column('created_at').execute();
