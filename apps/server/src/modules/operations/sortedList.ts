@@ -11,13 +11,13 @@ import type { Database } from '../../db/schema.ts';
 import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filters.ts';
 import type { Page } from '../../lib/list.ts';
 import { type ResolvedSort, sortModifiers } from '../../lib/sort.ts';
-import { plan, singleFilter } from './countedList.ts';
+import { plan, singleFilter } from './countPlan.ts';
 import type { CountedTableName } from './lists.ts';
 
 /**
  * A page of an activity list sorted by another column than its time (decisions §9), at a million
  * rows, with the exact total. The total does not depend on the order: it comes from the same
- * counters as the list's own order (`countedList.ts` `plan`), or from a count when no counter
+ * counters as the list's own order (`countPlan.ts` `plan`), or from a count when no counter
  * answers (several filters, an uncounted column). Only the page query differs, and it is one of two:
  *
  * - **walk** the sorted column's index (migration 015: one per sortable column, ending in the id)
