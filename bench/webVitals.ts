@@ -61,10 +61,24 @@ function observeScript(selector: string): string {
   })();`;
 }
 
+/**
+ * The browser globals used by the functions that run inside the page (this file is compiled with
+ * Node's types only). Written out in each function: they are serialised, so no helper reaches them.
+ */
+type PageGlobals = {
+  localStorage: { setItem(key: string, value: string): void };
+  requestAnimationFrame(callback: () => void): void;
+  __vitals: { firstRows: number; lcp: number | null };
+};
+type ResourceEntry = { name: string; transferSize: number; decodedBodySize: number };
+
 async function newContext(browser: Browser, token: string | undefined, page: PageCase) {
   const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   if (page.signedIn && token) {
-    await context.addInitScript((value) => localStorage.setItem('token', value), token);
+    await context.addInitScript(
+      (value) => (globalThis as unknown as PageGlobals).localStorage.setItem('token', value),
+      token,
+    );
   }
   await context.addInitScript(observeScript(page.ready));
   return context;
@@ -82,11 +96,16 @@ async function load(context: BrowserContext, url: string, selector: string): Pro
       (metrics.find((metric) => metric.name === 'ThreadTime')?.value ?? Number.NaN) * 1000;
     // The LCP entry is final once the page has painted after the content; give it two frames.
     await tab.evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+      () =>
+        new Promise<void>((resolve) =>
+          (globalThis as unknown as PageGlobals).requestAnimationFrame(() =>
+            (globalThis as unknown as PageGlobals).requestAnimationFrame(resolve),
+          ),
+        ),
     );
     const page = await tab.evaluate(() => {
-      const vitals = (window as unknown as { __vitals: { firstRows: number; lcp: number | null } }).__vitals;
-      const js = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((entry) =>
+      const vitals = (globalThis as unknown as PageGlobals).__vitals;
+      const js = (performance.getEntriesByType('resource') as unknown as ResourceEntry[]).filter((entry) =>
         entry.name.endsWith('.js'),
       );
       return {
@@ -126,7 +145,7 @@ export async function benchWebVitals(): Promise<string[]> {
   });
   const lines: string[] = [];
   try {
-    const { authorization } = await signIn(server.url);
+    const { authorization = '' } = await signIn(server.url);
     const token = authorization.replace(/^Bearer /, '');
     for (const page of PAGES) {
       const url = `${server.url}${page.path}`;
