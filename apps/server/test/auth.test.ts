@@ -168,6 +168,8 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
     expect(publicRoutes.sort()).toEqual([
       'GET /api/downloads/:ticket',
       'GET /api/health',
+      // The problems file of an import: like a download, its single-use ticket is the credential.
+      'GET /api/imports/:id/problems',
       'GET /api/signup',
       'OPTIONS *',
       'POST /api/login',
