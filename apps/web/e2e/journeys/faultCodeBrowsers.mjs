@@ -43,7 +43,7 @@ export const faultCodeBrowsers = {
     await page.getByRole('heading', { name: 'Fault Code Causes', level: 2 }).waitFor();
     await readList(page);
     await page.getByLabel('DTC Code').fill('NO-SUCH-CODE');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await waitForPath(page, '/FaultCodeCauses?dtc=NO-SUCH-CODE');
     await waitForText(page, 'No causes found for the specified criteria.');
     await waitForText(page, 'Try searching with different criteria');

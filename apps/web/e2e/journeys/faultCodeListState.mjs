@@ -32,7 +32,7 @@ export const faultCodeListState = {
     const generic = page.getByLabel('Generic', { exact: true });
     await dtc.fill('P03');
     await generic.selectOption('true');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await waitForPath(page, '/FaultCodeList?dtc=P03&generic=true');
     const showsP03 = (shown) => shown.column('DTC').every((code) => code.includes('P03'));
     list = await readList(page, showsP03, 'every DTC to contain P03');
@@ -74,7 +74,7 @@ export const faultCodeListState = {
     await dtc.fill('');
     await generic.selectOption('');
     await page.getByRole('combobox', { name: 'Make', exact: true }).fill('honda');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await waitForPath(page, '/FaultCodeList?make=honda');
     const showsHonda = (shown) => shown.column('Make').every((make) => make === 'Honda');
     list = await readList(page, showsHonda, 'only Honda codes');

@@ -18,7 +18,7 @@ export const operationsLists = {
       assert.ok(list.headers.includes(header), `a ${header} column among ${list.headers.join(', ')}`);
     assert.ok(!list.headers.some((header) => /token|password/i.test(header)), 'no secrets');
     await page.getByLabel('Plan').selectOption('fleet');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await waitForPath(page, '/UsersTable?plan=fleet');
     list = await readList(
       page,
@@ -33,7 +33,7 @@ export const operationsLists = {
     await page.getByRole('heading', { name: 'Special Function', level: 2 }).waitFor();
     await readList(page);
     await page.getByLabel('Hard Coded').selectOption('true');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await waitForPath(page, '/SpecilaFunction?hard_coded=true');
     list = await readList(
       page,
@@ -64,7 +64,7 @@ export const operationsLists = {
     list = await readList(page);
     assert.equal(list.rows.length, 30);
     await page.getByRole('combobox', { name: 'Make', exact: true }).fill('ford');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await waitForPath(page, '/ActuationsDetail?make=ford');
     list = await readList(
       page,

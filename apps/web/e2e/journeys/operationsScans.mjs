@@ -43,7 +43,7 @@ export const operationsScans = {
     await page.getByRole('combobox', { name: 'Make', exact: true }).fill(MAKE);
     await page.getByLabel('Started on or after').fill(FROM);
     await page.getByLabel('Ended on or before').fill(TO);
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await waitForPath(page, SEARCHED);
     const inPeriod = (shown) =>
       shown.rows.length > 0 &&

@@ -234,7 +234,7 @@ export const operatorsAndAudit = {
 
     const filters = admin.getByRole('form', { name: 'Filters' });
     await filters.getByLabel('Target').fill(EDITOR.email);
-    await filters.getByRole('button', { name: 'Search' }).click();
+    await filters.getByRole('button', { name: 'Search', exact: true }).click();
     const aboutEditor = await readList(
       admin,
       (shown) =>
@@ -287,7 +287,7 @@ export const operatorsAndAudit = {
     // The invitation the admin created.
     await filters.getByLabel('Operator').fill('');
     await filters.getByLabel('Action').selectOption('invitation-created');
-    await filters.getByRole('button', { name: 'Search' }).click();
+    await filters.getByRole('button', { name: 'Search', exact: true }).click();
     const invitations = await readList(
       admin,
       (shown) => shown.rows.length > 0 && shown.column('Action').every((a) => a === 'Invitation created'),
@@ -297,7 +297,7 @@ export const operatorsAndAudit = {
 
     // An event opens its details.
     await filters.getByLabel('Action').selectOption('role-changed');
-    await filters.getByRole('button', { name: 'Search' }).click();
+    await filters.getByRole('button', { name: 'Search', exact: true }).click();
     await readList(
       admin,
       (shown) => shown.rows.length > 0 && shown.column('Action').every((a) => a === 'Role changed'),
@@ -407,7 +407,7 @@ export const operatorsAndAudit = {
     await sidebarLink(admin, 'Audit log').click();
     await filters.getByLabel('Action').selectOption('');
     await filters.getByLabel('Target').fill(EDITOR.email);
-    await filters.getByRole('button', { name: 'Search' }).click();
+    await filters.getByRole('button', { name: 'Search', exact: true }).click();
     await readList(
       admin,
       (shown) =>
@@ -419,7 +419,7 @@ export const operatorsAndAudit = {
     // The downloads are recorded too: the admin's two exports.
     await filters.getByLabel('Target').fill('');
     await filters.getByLabel('Action').selectOption('export');
-    await filters.getByRole('button', { name: 'Search' }).click();
+    await filters.getByRole('button', { name: 'Search', exact: true }).click();
     const exports = await readList(
       admin,
       (shown) =>
