@@ -150,5 +150,25 @@ export const listViews = {
     await more.click();
     await viewer.getByRole('button', { name: 'show fewer' }).first().waitFor();
     await screenshot(viewer, 'list-views-long-cell-list');
+
+    // --- Reset to default: VIN is back for the admin, here and for every journey after this one.
+    await admin.goto(`${baseUrl}/ObdScanReport`);
+    await admin.getByRole('heading', { name: 'Scan Details', level: 2 }).waitFor();
+    const adminMenu = await openColumnsMenu(admin);
+    await adminMenu.getByRole('button', { name: 'Reset to default' }).click();
+    await waitUntil(
+      () => headers(admin),
+      (shown) => shown.includes('VIN'),
+      'VIN shown again',
+    );
+    // Written behind the screen: a reload shows what the server kept.
+    await admin.waitForTimeout(500);
+    await admin.reload();
+    await admin.getByRole('heading', { name: 'Scan Details', level: 2 }).waitFor();
+    await waitUntil(
+      () => headers(admin),
+      (shown) => shown.length > 0 && shown.includes('VIN'),
+      'VIN still shown after a reload',
+    );
   },
 };
