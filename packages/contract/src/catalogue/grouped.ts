@@ -1,16 +1,25 @@
 import { z } from 'zod';
 import { pagingSchema } from '../common/list.ts';
+import { sortSchema } from '../common/sort.ts';
 import { vehicleFilters } from './common.ts';
 
 /**
  * The three grouped catalogues page over groups and count groups (decisions §3): custom
  * commands per function_name, actuation commands per actuation_type, SPF commands per
  * function_name. A group never splits across pages.
+ *
+ * A grouped list sorts by its group's key only (decisions §9): a page is a run of groups, so any
+ * other order would have to be an order of groups (by their first row? their largest?) that no
+ * header on screen shows; the key is unique per group, so it is also the order's last column.
  */
 
 export const CUSTOM_COMMANDS_PATH = '/api/CustomCommands';
 export const CUSTOM_COMMANDS_PAGE_SIZE = 100;
-export const customCommandQuerySchema = pagingSchema(CUSTOM_COMMANDS_PAGE_SIZE).extend(vehicleFilters);
+export const CUSTOM_COMMAND_SORT_FIELDS = ['function_name'] as const;
+export const customCommandQuerySchema = pagingSchema(CUSTOM_COMMANDS_PAGE_SIZE).extend({
+  ...sortSchema(CUSTOM_COMMAND_SORT_FIELDS).shape,
+  ...vehicleFilters,
+});
 export type CustomCommandQuery = z.infer<typeof customCommandQuerySchema>;
 export const customCommandSchema = z.object({
   function_name: z.string(),
@@ -25,7 +34,11 @@ export const customCommandListSchema = z.object({ data: z.array(customCommandSch
 
 export const ACTUATION_COMMANDS_PATH = '/api/ActuationCommands';
 export const ACTUATION_COMMANDS_PAGE_SIZE = 200;
-export const actuationCommandQuerySchema = pagingSchema(ACTUATION_COMMANDS_PAGE_SIZE).extend(vehicleFilters);
+export const ACTUATION_COMMAND_SORT_FIELDS = ['actuation_type'] as const;
+export const actuationCommandQuerySchema = pagingSchema(ACTUATION_COMMANDS_PAGE_SIZE).extend({
+  ...sortSchema(ACTUATION_COMMAND_SORT_FIELDS).shape,
+  ...vehicleFilters,
+});
 export type ActuationCommandQuery = z.infer<typeof actuationCommandQuerySchema>;
 export const actuationDetailSchema = z.object({
   pid: z.string().nullable(),
@@ -50,7 +63,11 @@ export const actuationCommandListSchema = z.object({
 
 export const SPF_COMMANDS_PATH = '/api/SPFCommands';
 export const SPF_COMMANDS_PAGE_SIZE = 200;
-export const spfCommandQuerySchema = pagingSchema(SPF_COMMANDS_PAGE_SIZE).extend(vehicleFilters);
+export const SPF_COMMAND_SORT_FIELDS = ['function_name'] as const;
+export const spfCommandQuerySchema = pagingSchema(SPF_COMMANDS_PAGE_SIZE).extend({
+  ...sortSchema(SPF_COMMAND_SORT_FIELDS).shape,
+  ...vehicleFilters,
+});
 export type SpfCommandQuery = z.infer<typeof spfCommandQuerySchema>;
 export const spfDetailSchema = z.object({
   pid: z.string().nullable(),

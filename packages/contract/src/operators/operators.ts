@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH, roleSchema } from '../auth/auth.ts';
 import { pagingSchema, textFilter } from '../common/list.ts';
+import { sortSchema } from '../common/sort.ts';
 
 /*
  * Operators, their sessions and password resets (issue 11). Admin-only routes answer a viewer or
@@ -38,7 +39,21 @@ const statusFilter = z
   .transform((v) => (v ? v : undefined));
 
 /** Role and status exact; e-mail contains, case-insensitive. */
+/**
+ * The operators list's sortable columns (decisions §9); without a sort, by e-mail. `status` sorts
+ * as `disabled_at` does: active ones first ascending.
+ */
+export const OPERATOR_SORT_FIELDS = [
+  'id',
+  'email',
+  'role',
+  'status',
+  'created_at',
+  'last_seen_at',
+  'disabled_at',
+] as const;
 export const operatorQuerySchema = pagingSchema(OPERATORS_PAGE_SIZE).extend({
+  ...sortSchema(OPERATOR_SORT_FIELDS).shape,
   role: roleFilter,
   status: statusFilter,
   email: textFilter,

@@ -4,7 +4,7 @@ import type { ExportRegistry } from '../../export/registry.ts';
 import type { AuditRow } from './mapper.ts';
 import { auditEventsQuery } from './repository.ts';
 
-/** Every event the list's filters match, newest first, streamed in batches. */
+/** Every event the list's filters match, in the list's order, streamed in batches. */
 async function* auditRows(db: Db, q: AuditQuery): AsyncIterable<AuditRow[]> {
   const query = await auditEventsQuery(db.kysely, db.dialect, q);
   yield* db.streamRows(query.compile()) as AsyncIterable<AuditRow[]>;

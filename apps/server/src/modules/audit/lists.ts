@@ -1,5 +1,6 @@
-import type { AuditQuery } from '@obd/contract';
+import type { AUDIT_SORT_FIELDS, AuditQuery } from '@obd/contract';
 import { atLeast, atMost, exact, type FilterRules } from '../../lib/filters.ts';
+import type { SortShape } from '../../lib/sort.ts';
 
 /**
  * The audit list's shape: its columns, order and filter rules. `operator` (the acting operator's
@@ -24,4 +25,14 @@ export const auditEvents = {
     'e.address',
     'e.user_agent',
   ] as const,
+  /**
+   * Sortable columns (decisions §9); without a sort, newest first. Migration 019 indexes action
+   * and target; time and id have theirs.
+   */
+  sort: {
+    columns: { id: 'e.id', at: 'e.at', action: 'e.action', target: 'e.target' },
+    nullable: ['target'],
+    default: [['e.at', 'desc']],
+    key: 'e.id',
+  } satisfies SortShape<(typeof AUDIT_SORT_FIELDS)[number]>,
 } as const;

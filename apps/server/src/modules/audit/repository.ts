@@ -4,6 +4,7 @@ import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { whereFilters } from '../../lib/filters.ts';
 import type { Page } from '../../lib/list.ts';
+import { orderBySort, resolveSort } from '../../lib/sort.ts';
 import { containsCI } from '../../lib/sql.ts';
 import { auditEvents } from './lists.ts';
 import type { AuditRow } from './mapper.ts';
@@ -56,13 +57,16 @@ function selected(
   operatorIds: number[] | undefined,
   byTime = false,
 ) {
-  return db
-    .selectFrom('audit_events as e')
-    .leftJoin('operators as o', 'o.id', 'e.operator_id')
-    .select(auditEvents.columns)
-    .where((eb) => where(eb as unknown as Eb, dialect, q, operatorIds, byTime))
-    .orderBy('e.at', 'desc')
-    .orderBy('e.id', 'desc');
+  return orderBySort(
+    db
+      .selectFrom('audit_events as e')
+      .leftJoin('operators as o', 'o.id', 'e.operator_id')
+      .select(auditEvents.columns)
+      .where((eb) => where(eb as unknown as Eb, dialect, q, operatorIds, byTime)),
+    dialect,
+    auditEvents.sort,
+    q,
+  );
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -178,7 +182,7 @@ function pageRows(
 /** Share of all events at or above which several operators' page walks the time index. */
 const COMMON_SHARE = 0.05;
 
-/** One page of the audit list, newest first, with its exact total. */
+/** One page of the audit list, newest first or in the asked order, with its exact total. */
 export async function listAuditEvents(
   db: Executor,
   dialect: Dialect,
@@ -187,6 +191,15 @@ export async function listAuditEvents(
   const operatorIds = q.operator ? await operatorIdsMatching(db, dialect, q.operator) : undefined;
   if (operatorIds?.length === 0) return { rows: [], total: 0 };
   const offset = (q.page - 1) * q.limit;
+  if (resolveSort(auditEvents.sort, q)) {
+    // Another order than newest first: the page walks that column's index (migration 019) and
+    // tests each event against the filters; the total is counted as for any page.
+    const [rows, total] = await Promise.all([
+      selected(db, dialect, q, operatorIds).limit(q.limit).offset(offset).execute() as Promise<AuditRow[]>,
+      countEvents(db, dialect, q, operatorIds),
+    ]);
+    return { rows, total };
+  }
   if (operatorIds && operatorIds.length > 1) {
     const [total, all] = await Promise.all([
       countEvents(db, dialect, q, operatorIds),
@@ -204,7 +217,7 @@ export async function listAuditEvents(
   return { rows, total };
 }
 
-/** Every event under the filters, newest first: the export streams it. */
+/** Every event under the filters, in the list's order (newest first or the asked sort): the export streams it. */
 export async function auditEventsQuery(db: Executor, dialect: Dialect, q: Filters) {
   const operatorIds = q.operator ? await operatorIdsMatching(db, dialect, q.operator) : undefined;
   return selected(db, dialect, q, operatorIds);

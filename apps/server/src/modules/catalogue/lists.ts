@@ -1,9 +1,12 @@
 import type {
+  COVERAGE_SORT_FIELDS,
   CommandQuery,
   CoverageQuery,
+  LIVE_DATA_SORT_FIELDS,
   LiveDataQuery,
   MakeListQuery,
   ModelListQuery,
+  ODOMETER_SORT_FIELDS,
   OdometerQuery,
 } from '@obd/contract';
 import {
@@ -16,6 +19,7 @@ import {
   oneOfIgnoringCase,
   within,
 } from '../../lib/filters.ts';
+import type { SortShape } from '../../lib/sort.ts';
 
 /**
  * The shape of each catalogue list, in one place: how each query parameter filters it, the
@@ -44,7 +48,18 @@ interface VehicleQuery {
 export const coverage = {
   rules: { make: equalsIgnoringCase('makes.name') } satisfies FilterRules<CoverageQuery>,
   columns: ['coverage.id', 'makes.name as make', 'coverage.function_name', 'coverage.function_type'] as const,
-  order: 'coverage.id',
+  /** Sortable columns (decisions §9); without a sort, by id. A few thousand rows: no index needed. */
+  sort: {
+    columns: {
+      id: 'coverage.id',
+      make: 'makes.name',
+      function_name: 'coverage.function_name',
+      function_type: 'coverage.function_type',
+    },
+    nullable: [],
+    default: [['coverage.id', 'asc']],
+    key: 'coverage.id',
+  } satisfies SortShape<(typeof COVERAGE_SORT_FIELDS)[number]>,
 } as const;
 
 const mechanicCommandRules = {
@@ -100,7 +115,38 @@ export const odometer = {
     'c.unit_metric',
     'c.unit_imperial',
   ] as const,
-  order: 'c.id',
+  /** Sortable columns (decisions §9), by the row's field names; without a sort, by id. */
+  sort: {
+    columns: {
+      id: 'c.id',
+      header: 'c.header',
+      subHeader: 'c.sub_header',
+      pid: 'c.pid',
+      protocol: 'c.protocol',
+      system: 'c.system',
+      init: 'c.init',
+      formulaBased: 'c.formula_based',
+      generic: 'c.generic',
+      formula_metric: 'c.formula_metric',
+      formula_imperial: 'c.formula_imperial',
+      unit_metric: 'c.unit_metric',
+      unit_imperial: 'c.unit_imperial',
+    },
+    nullable: [
+      'header',
+      'subHeader',
+      'pid',
+      'protocol',
+      'system',
+      'init',
+      'formula_metric',
+      'formula_imperial',
+      'unit_metric',
+      'unit_imperial',
+    ],
+    default: [['c.id', 'asc']],
+    key: 'c.id',
+  } satisfies SortShape<(typeof ODOMETER_SORT_FIELDS)[number]>,
 } as const;
 
 export const liveData = {
@@ -125,12 +171,44 @@ export const liveData = {
     'c.name',
     'c.reference_json',
   ] as const,
-  order: 'c.id',
+  /** Sortable columns (decisions §9), by the row's field names; without a sort, by id. */
+  sort: {
+    columns: {
+      id: 'c.id',
+      name: 'c.name',
+      model: 'model_groups.name',
+      make: 'makes.name',
+      header: 'c.header',
+      subHeader: 'c.sub_header',
+      pid: 'c.pid',
+      protocol: 'c.protocol',
+      formulaBased: 'c.formula_based',
+      formula_metric: 'c.formula_metric',
+      formula_imperial: 'c.formula_imperial',
+      unit_metric: 'c.unit_metric',
+      unit_imperial: 'c.unit_imperial',
+    },
+    nullable: [
+      'model',
+      'header',
+      'subHeader',
+      'pid',
+      'protocol',
+      'formula_metric',
+      'formula_imperial',
+      'unit_metric',
+      'unit_imperial',
+    ],
+    default: [['c.id', 'asc']],
+    key: 'c.id',
+  } satisfies SortShape<(typeof LIVE_DATA_SORT_FIELDS)[number]>,
 } as const;
 
 /**
  * The grouped catalogues page over groups and count groups (decisions §3): a page is cut between
- * groups, never inside one. Each names its table and the column it groups by.
+ * groups, never inside one. Each names its table and the column it groups by, which is also the
+ * only column it sorts by (`sort=<groupBy>&order=asc|desc`): a page is a run of groups, and the
+ * key is unique per group, so it ends the order as a primary key would.
  */
 export const customCommands = {
   table: 'custom_commands',

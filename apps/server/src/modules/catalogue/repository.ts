@@ -14,6 +14,7 @@ import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { type FilterRules, whereFilters } from '../../lib/filters.ts';
 import { fetchPage } from '../../lib/list.ts';
+import { orderBySort } from '../../lib/sort.ts';
 import {
   actuationCommands,
   coverage,
@@ -37,6 +38,10 @@ import {
 type Executor = Kysely<Database>;
 type Filters<Q> = Omit<Q, 'page' | 'limit'>;
 type Paging = { page: number; limit: number };
+type GroupSort = { sort?: string | undefined; order?: 'asc' | 'desc' | undefined };
+
+/** The direction of a grouped list's groups: its one sortable field is the group key (`lists.ts`). */
+const groupOrder = (q: GroupSort): 'asc' | 'desc' => (q.sort && q.order === 'desc' ? 'desc' : 'asc');
 
 // ---------------------------------------------------------------- coverage
 
@@ -47,16 +52,17 @@ function coverageFiltered(db: Executor, dialect: Dialect, q: Filters<CoverageQue
     .where((eb) => whereFilters(eb, dialect, coverage.rules, q));
 }
 
-const coverageSelected = (s: ReturnType<typeof coverageFiltered>) =>
-  s.select(coverage.columns).orderBy(coverage.order);
+const coverageSelected =
+  (dialect: Dialect, q: Filters<CoverageQuery>) => (s: ReturnType<typeof coverageFiltered>) =>
+    orderBySort(s.select(coverage.columns), dialect, coverage.sort, q);
 
 export function listCoverage(db: Executor, dialect: Dialect, q: CoverageQuery) {
-  return fetchPage(coverageFiltered(db, dialect, q), coverageSelected, q);
+  return fetchPage(coverageFiltered(db, dialect, q), coverageSelected(dialect, q), q);
 }
 
 /** Every coverage row under the filters, in the list's order: the export streams it. */
 export function coverageQuery(db: Executor, dialect: Dialect, q: Filters<CoverageQuery>) {
-  return coverageSelected(coverageFiltered(db, dialect, q));
+  return coverageSelected(dialect, q)(coverageFiltered(db, dialect, q));
 }
 
 // ---------------------------------------------------------------- mechanic commands
@@ -104,16 +110,17 @@ function odometerFiltered(db: Executor, dialect: Dialect, q: Filters<OdometerQue
   return db.selectFrom('odometer_commands as c').where((eb) => whereFilters(eb, dialect, odometer.rules, q));
 }
 
-const odometerSelected = (s: ReturnType<typeof odometerFiltered>) =>
-  s.select(odometer.columns).orderBy(odometer.order);
+const odometerSelected =
+  (dialect: Dialect, q: Filters<OdometerQuery>) => (s: ReturnType<typeof odometerFiltered>) =>
+    orderBySort(s.select(odometer.columns), dialect, odometer.sort, q);
 
 export function listOdometer(db: Executor, dialect: Dialect, q: OdometerQuery) {
-  return fetchPage(odometerFiltered(db, dialect, q), odometerSelected, q);
+  return fetchPage(odometerFiltered(db, dialect, q), odometerSelected(dialect, q), q);
 }
 
 /** Every odometer command under the filters, in the list's order: the export streams it. */
 export function odometerQuery(db: Executor, dialect: Dialect, q: Filters<OdometerQuery>) {
-  return odometerSelected(odometerFiltered(db, dialect, q));
+  return odometerSelected(dialect, q)(odometerFiltered(db, dialect, q));
 }
 
 export function listLiveData(db: Executor, dialect: Dialect, q: LiveDataQuery) {
@@ -122,7 +129,7 @@ export function listLiveData(db: Executor, dialect: Dialect, q: LiveDataQuery) {
     .innerJoin('makes', 'makes.id', 'c.make_id')
     .leftJoin('model_groups', 'model_groups.id', 'c.model_group_id')
     .where((eb) => whereFilters(eb, dialect, liveData.rules, q));
-  return fetchPage(filtered, (s) => s.select(liveData.columns).orderBy(liveData.order), q);
+  return fetchPage(filtered, (s) => orderBySort(s.select(liveData.columns), dialect, liveData.sort, q), q);
 }
 
 // ---------------------------------------------------------------- the grouped catalogues
@@ -140,7 +147,7 @@ function groupedWhere<Q extends object>(dialect: Dialect, list: GroupedList, q: 
  * One page of group keys and the number of groups (decisions §3): the page is cut between
  * groups, never inside one, and `total` counts groups, not rows.
  */
-async function pageOfGroups<Q extends Paging>(
+async function pageOfGroups<Q extends Paging & GroupSort>(
   db: Executor,
   dialect: Dialect,
   list: GroupedList,
@@ -155,7 +162,7 @@ async function pageOfGroups<Q extends Paging>(
   const keys = await filtered()
     .select(sql<string>`${keyRef}`.as('key'))
     .groupBy(keyRef)
-    .orderBy(keyRef)
+    .orderBy(keyRef, groupOrder(q))
     .limit(q.limit)
     .offset(offset)
     .execute();
@@ -185,14 +192,14 @@ export async function listCustomCommands(db: Executor, dialect: Dialect, q: Cust
     inPage()
       .select(['c.function_name', 'c.variants', sql<number>`min(c.id)`.as('first')])
       .groupBy(['c.function_name', 'c.variants'])
-      .orderBy('c.function_name')
+      .orderBy('c.function_name', groupOrder(q))
       .orderBy('first')
       .execute(),
     inPage()
       .innerJoin('makes', 'makes.id', 'c.make_id')
       .leftJoin('model_groups', 'model_groups.id', 'c.model_group_id')
       .select(['c.function_name', 'makes.name as make', 'model_groups.name as model'])
-      .orderBy('c.function_name')
+      .orderBy('c.function_name', groupOrder(q))
       .orderBy('c.id')
       .execute(),
   ]);
@@ -219,7 +226,7 @@ export async function listActuationCommands(
     inPage()
       .select(['c.actuation_type', 'c.details', sql<number>`min(c.id)`.as('first')])
       .groupBy(['c.actuation_type', 'c.details'])
-      .orderBy('c.actuation_type')
+      .orderBy('c.actuation_type', groupOrder(q))
       .orderBy('first')
       .execute(),
     db
@@ -256,7 +263,7 @@ export async function listSpfCommands(db: Executor, dialect: Dialect, q: SpfComm
       sql<number>`max(c.hard_coded)`.as('hard_coded'),
     ])
     .groupBy(['c.function_name', 'c.details'])
-    .orderBy('c.function_name')
+    .orderBy('c.function_name', groupOrder(q))
     .orderBy('first')
     .execute();
   return { total, stepLists };

@@ -1,4 +1,4 @@
-import type { OperatorQuery, Role } from '@obd/contract';
+import type { OPERATOR_SORT_FIELDS, OperatorQuery, Role, SortQuery } from '@obd/contract';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { SESSION_IDLE_MS } from '../../auth/repository.ts';
 import { hashToken, newInvitationCode } from '../../auth/tokens.ts';
@@ -6,6 +6,7 @@ import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { whereFilters } from '../../lib/filters.ts';
 import { fetchPage } from '../../lib/list.ts';
+import { orderBySort } from '../../lib/sort.ts';
 import { isoIn, isoNow } from '../../lib/time.ts';
 import { operators } from './lists.ts';
 import type { OperatorRecord } from './mapper.ts';
@@ -42,23 +43,25 @@ function operatorsFiltered(db: Executor, dialect: Dialect, q: Filters) {
     );
 }
 
-function operatorsSelected(q: ReturnType<typeof operatorsFiltered>) {
-  return q
-    .select(operators.columns)
-    .select((eb) =>
-      eb
-        .selectFrom('sessions')
-        .select((s) => s.fn.countAll<number>().as('n'))
-        .whereRef('sessions.operator_id', '=', 'o.id')
-        .where((s) => openSession(s))
-        .as('open_sessions'),
-    )
-    .orderBy('o.email')
-    .orderBy('o.id');
-}
+const operatorsSelected =
+  (dialect: Dialect, sort: SortQuery<(typeof OPERATOR_SORT_FIELDS)[number]>) =>
+  (q: ReturnType<typeof operatorsFiltered>) =>
+    orderBySort(
+      q.select(operators.columns).select((eb) =>
+        eb
+          .selectFrom('sessions')
+          .select((s) => s.fn.countAll<number>().as('n'))
+          .whereRef('sessions.operator_id', '=', 'o.id')
+          .where((s) => openSession(s))
+          .as('open_sessions'),
+      ),
+      dialect,
+      operators.sort,
+      sort,
+    );
 
 export function listOperators(db: Executor, dialect: Dialect, q: OperatorQuery) {
-  return fetchPage(operatorsFiltered(db, dialect, q), operatorsSelected, q) as Promise<{
+  return fetchPage(operatorsFiltered(db, dialect, q), operatorsSelected(dialect, q), q) as Promise<{
     rows: OperatorRecord[];
     total: number;
   }>;
@@ -66,13 +69,17 @@ export function listOperators(db: Executor, dialect: Dialect, q: OperatorQuery) 
 
 /** Every operator under the filters, in the list's order: the export streams it. */
 export function operatorsQuery(db: Executor, dialect: Dialect, q: Filters) {
-  return operatorsSelected(operatorsFiltered(db, dialect, q));
+  return operatorsSelected(dialect, q)(operatorsFiltered(db, dialect, q));
 }
 
 export function findOperatorRecord(db: Executor, id: number) {
+  // One row: no sort asked, and the dialect only words a sort's NULLs.
   return operatorsSelected(
-    db.selectFrom('operators as o').where('o.id', '=', id),
-  ).executeTakeFirst() as Promise<OperatorRecord | undefined>;
+    'sqlite',
+    {},
+  )(db.selectFrom('operators as o').where('o.id', '=', id)).executeTakeFirst() as Promise<
+    OperatorRecord | undefined
+  >;
 }
 
 /** Admins who are not disabled, other than `except`. */

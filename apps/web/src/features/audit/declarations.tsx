@@ -4,6 +4,7 @@ import {
   AUDIT_ACTIONS,
   AUDIT_PAGE_SIZE,
   AUDIT_PATH,
+  AUDIT_SORT_FIELDS,
   type AuditEvent,
   type AuditQuery,
   auditEventSchema,
@@ -132,8 +133,14 @@ export const auditList = defineList({
   columns: [
     dateTimeColumn<AuditEvent, 'at'>('Time', 'at'),
     { header: 'Operator', cell: (event) => <OperatorLink event={event} />, nowrap: true },
-    { header: 'Action', cell: (event) => AUDIT_ACTION_LABELS[event.action], nowrap: true },
-    { header: 'Target', cell: (event) => <TargetLink event={event} /> },
+    // Sorted by the action's stored name (the order of the filter's choices' values).
+    {
+      header: 'Action',
+      cell: (event) => AUDIT_ACTION_LABELS[event.action],
+      nowrap: true,
+      sortField: 'action',
+    },
+    { header: 'Target', cell: (event) => <TargetLink event={event} />, sortField: 'target' },
     { header: 'Details', cell: (event) => detailsSummary(event) },
     { header: 'Address', cell: (event) => cellText(event.address), nowrap: true },
     detailsColumn<AuditEvent>(AUDIT_PATHS.details),
@@ -143,6 +150,8 @@ export const auditList = defineList({
     emptyFiltered: 'No events found for the specified criteria.',
     emptyUnfiltered: 'No events recorded yet.',
   },
+  // The operator is not among them: its e-mail is joined (see AUDIT_SORT_FIELDS).
+  sortFields: AUDIT_SORT_FIELDS,
   // Live data: a search done before is asked again when shown.
   fetching: { staleTime: 0 },
   export: [

@@ -6,10 +6,12 @@ import {
   COMMAND_PAGE_SIZE,
   COVERAGE_PAGE_SIZE,
   COVERAGE_PATH,
+  COVERAGE_SORT_FIELDS,
   type CommandQuery,
   type CommandRow,
   type CoverageQuery,
   type CoverageRow,
+  CUSTOM_COMMAND_SORT_FIELDS,
   CUSTOM_COMMANDS_PAGE_SIZE,
   CUSTOM_COMMANDS_PATH,
   type CustomCommand,
@@ -20,6 +22,7 @@ import {
   FUNCTION_TYPES,
   LIVE_DATA_PAGE_SIZE,
   LIVE_DATA_PATH,
+  LIVE_DATA_SORT_FIELDS,
   type LiveDataQuery,
   type LiveDataRow,
   liveDataListSchema,
@@ -31,6 +34,7 @@ import {
   modelListSchema,
   ODOMETER_PAGE_SIZE,
   ODOMETER_PATH,
+  ODOMETER_SORT_FIELDS,
   type OdometerRow,
   odometerListSchema,
   SPF_COMMANDS_PAGE_SIZE,
@@ -77,6 +81,7 @@ export const coverageData = defineList({
     fieldColumn<CoverageRow, 'function_name'>('Function Name', 'function_name'),
     fieldColumn<CoverageRow, 'function_type'>('Function Type', 'function_type'),
   ],
+  sortFields: COVERAGE_SORT_FIELDS,
   messages: {
     error: 'Something went wrong',
     invalid: 'Invalid response format',
@@ -226,6 +231,8 @@ export const customCommands = defineList({
     { header: 'Commands', cell: (row) => <VariantCommands row={row} />, prose: true },
   ],
   rowKey: (row) => `${row.function_name}|${row.make}|${row.model}`,
+  // A page is a run of whole groups: it sorts by the group's name only (contract, grouped.ts).
+  sortFields: CUSTOM_COMMAND_SORT_FIELDS,
   messages: {
     error: 'Failed to fetch commands',
     emptyFiltered: 'No custom commands found for the given car details.',
@@ -283,6 +290,7 @@ export const odometerCommands = defineList({
     odometerColumn('Unit (Metric)', 'unit_metric'),
     odometerColumn('Unit (Imperial)', 'unit_imperial'),
   ],
+  sortFields: ODOMETER_SORT_FIELDS,
   messages: {
     error: 'Failed to fetch odometer data. Please try again.',
     emptyFiltered: 'No odometer data found for the specified criteria.',
@@ -327,6 +335,7 @@ export const liveDataCommands = defineList({
       nowrap: true,
     },
   ],
+  sortFields: LIVE_DATA_SORT_FIELDS,
   messages: {
     error: 'Failed to fetch live data. Please try again.',
     emptyFiltered: 'No live data found for the specified criteria.',

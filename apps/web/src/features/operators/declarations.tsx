@@ -1,5 +1,6 @@
 import { Text } from '@mantine/core';
 import {
+  OPERATOR_SORT_FIELDS,
   OPERATOR_STATUSES,
   OPERATORS_PAGE_SIZE,
   OPERATORS_PATH,
@@ -57,8 +58,14 @@ export const operatorsList = defineList({
   filters: OPERATOR_FILTERS,
   columns: [
     { ...fieldColumn<OperatorRow, 'email'>('Email', 'email'), start: true },
-    { header: 'Role', cell: (row) => ROLE_LABELS[row.role], nowrap: true },
-    { header: 'Status', cell: (row) => <StatusText status={row.status} />, nowrap: true },
+    { header: 'Role', cell: (row) => ROLE_LABELS[row.role], nowrap: true, sortField: 'role' },
+    // Active first ascending, then the disabled ones by when (the server sorts it as disabled_at).
+    {
+      header: 'Status',
+      cell: (row) => <StatusText status={row.status} />,
+      nowrap: true,
+      sortField: 'status',
+    },
     dateTimeColumn<OperatorRow, 'created_at'>('Created', 'created_at'),
     dateTimeColumn<OperatorRow, 'last_seen_at'>('Last seen', 'last_seen_at'),
     fieldColumn<OperatorRow, 'open_sessions'>('Open sessions', 'open_sessions'),
@@ -69,6 +76,7 @@ export const operatorsList = defineList({
     emptyFiltered: 'No operators found for the specified criteria.',
     emptyUnfiltered: 'No operators yet.',
   },
+  sortFields: OPERATOR_SORT_FIELDS,
   // Live data: a search done before is asked again when shown.
   fetching: { staleTime: 0 },
   export: [
