@@ -15,7 +15,7 @@ import { clientPagingOf, pagingOf } from './listQuery.ts';
 import { serialiseListState } from './listState.ts';
 import { Pager } from './Pager.tsx';
 import { SavedViewsMenu } from './SavedViewsMenu.tsx';
-import { useOpenedView, useViewFromAddress } from './savedViews.ts';
+import { layoutInUse, useOpenedView, useViewFromAddress } from './savedViews.ts';
 import { ColumnsMenu, DensityToggle } from './TableTools.tsx';
 import { useListController } from './useListController.ts';
 import { useRowKeyboard } from './useRowKeyboard.ts';
@@ -34,17 +34,16 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
   // Issue 12: the operator's columns and density (from the server), saved views, the keyboard.
   const listKey = listKeyOf(declaration.source);
   const preferences = useListPreferences(listKey);
-  const { opened, setOpened } = useOpenedView(listKey);
+  const views = useOpenedView(listKey);
   const [, setSearchParams] = useSearchParams();
-  const applyView = (view: SavedView) => {
-    preferences.setLayout(view.columns);
-    setOpened(view.id);
-  };
+  // An opened view shows its columns while it is open, without touching the operator's own.
+  const applyView = (view: SavedView) => views.open(view);
   const fromLink = useViewFromAddress(listKey, applyView);
   const viewQuery = serialiseListState({ ...list.state, page: 1 }, declaration.filters).toString();
+  const columnLayout = layoutInUse(views.opened, viewQuery, preferences, views.setColumns);
   const allColumns =
     declaration.columns && status.kind === 'rows' ? resolveColumns(declaration.columns, status.rows) : [];
-  const shownColumns = visibleColumns(allColumns, preferences.layout);
+  const shownColumns = visibleColumns(allColumns, columnLayout.layout);
   const tableRef = useRef<HTMLDivElement>(null);
   const filtersRef = useRef<HTMLDivElement>(null);
   const rows = status.kind === 'rows' ? status.rows : undefined;
@@ -54,7 +53,7 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
     tableRef,
     filtersRef,
   );
-  const visibleHeaders = preferences.layout
+  const visibleHeaders = columnLayout.layout
     ? shownColumns
         .filter((column) => column.exported !== false)
         .map((column) => column.exportHeader ?? column.header)
@@ -122,7 +121,7 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
 
       <Group justify="flex-end" gap="xs">
         {declaration.columns && allColumns.length > 0 && (
-          <ColumnsMenu columns={allColumns} layout={preferences.layout} onChange={preferences.setLayout} />
+          <ColumnsMenu columns={allColumns} layout={columnLayout.layout} onChange={columnLayout.setLayout} />
         )}
         {declaration.columns && (
           <DensityToggle density={preferences.density} onChange={preferences.setDensity} />
@@ -130,13 +129,13 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
         <SavedViewsMenu
           list={listKey}
           query={viewQuery}
-          columns={preferences.layout}
-          opened={opened}
+          columns={columnLayout.layout}
+          opened={views.opened?.id}
           onOpen={(view) => {
             applyView(view);
             setSearchParams(new URLSearchParams(view.query));
           }}
-          onClose={() => setOpened(undefined)}
+          onClose={views.close}
         />
       </Group>
 

@@ -240,10 +240,11 @@ describe('the list engine in the hand', { timeout: 20_000 }, () => {
     });
     const { router } = renderRoutes(routes, '/Things?view=5');
     await waitFor(() => expect(router.state.location.search).toBe('?make=Honda'));
-    const table = await screen.findByRole('table', { name: 'Things' });
+    await screen.findByRole('table', { name: 'Things' });
+    // The table of the view's search (the address changed: a new fetch, a new table).
     await waitFor(() =>
       expect(
-        within(table)
+        within(screen.getByRole('table', { name: 'Things' }))
           .getAllByRole('columnheader')
           .map((h) => h.textContent),
       ).toEqual(['Make', 'Email']),

@@ -48,20 +48,54 @@ export function useSavedViews(list: string) {
   return { views: views.data?.views ?? [], create, update, remove };
 }
 
-// The view each list last opened in this tab: still "the view on screen" while the address is its query.
-const openedViews = new Map<string, number>();
+/** The view a list has open: which one, the query it opened with, and the columns it shows. */
+export interface OpenedView {
+  id: number;
+  query: string;
+  columns: ColumnLayout | null;
+}
 
-/** Which view the list shows: the one last opened, while the address still holds its query. */
+// The view each list last opened in this tab: still "the view on screen" while the address is its query.
+const openedViews = new Map<string, OpenedView>();
+
+/**
+ * Which view the list shows: the one last opened, while the address still holds its query. Its
+ * columns are the view's own while it is open: opening a view, or arranging the columns of an open
+ * one, never writes the operator's own layout (`useListPreferences`), which comes back as soon as
+ * the list leaves the view; "Update view" saves the arranged columns into the view.
+ */
 export function useOpenedView(list: string) {
-  const [opened, setOpened] = useState<number | undefined>(() => openedViews.get(list));
+  const [opened, setState] = useState<OpenedView | undefined>(() => openedViews.get(list));
+  const set = (next: OpenedView | undefined) => {
+    if (next === undefined) openedViews.delete(list);
+    else openedViews.set(list, next);
+    setState(next);
+  };
   return {
     opened,
-    setOpened: (id: number | undefined) => {
-      if (id === undefined) openedViews.delete(list);
-      else openedViews.set(list, id);
-      setOpened(id);
+    open: (view: Pick<SavedView, 'id' | 'query' | 'columns'>) =>
+      set({ id: view.id, query: view.query, columns: view.columns }),
+    close: () => set(undefined),
+    /** Arranges the open view's columns on screen (not saved until "Update view"). */
+    setColumns: (columns: ColumnLayout | null) => {
+      if (opened) set({ ...opened, columns });
     },
   };
+}
+
+/**
+ * The columns a list shows and where a change of them goes: the open view's while the address
+ * holds its query (`query`, without the page), else the operator's own.
+ */
+export function layoutInUse(
+  opened: OpenedView | undefined,
+  query: string,
+  own: { layout: ColumnLayout | null; setLayout: (layout: ColumnLayout | null) => void },
+  setViewColumns: (layout: ColumnLayout | null) => void,
+): { layout: ColumnLayout | null; setLayout: (layout: ColumnLayout | null) => void; fromView: boolean } {
+  if (opened && sameQuery(opened.query, query))
+    return { layout: opened.columns, setLayout: setViewColumns, fromView: true };
+  return { layout: own.layout, setLayout: own.setLayout, fromView: false };
 }
 
 /** The same query whatever the order of its parameters. */
