@@ -354,6 +354,21 @@ describe.each(DIALECTS)('counted activity lists on %s', (dialect) => {
     ['email=ze', (s) => s.email.includes('ze')],
     ['license_plate=ka01', (s) => lower(s.license_plate).includes('ka01')],
     ['make=hond&country_id=44', (s) => lower(s.make).includes('hond') && s.country_id === 44],
+    // Two counted filters together: totals from migration 017's pair counters, walked or sorted.
+    ['country_id=91&type=OBD', (s) => s.country_id === 91 && lower(s.type).includes('obd')],
+    ['email=ravi&make=a', (s) => lower(s.email).includes('ravi') && lower(s.make).includes('a')],
+    ['email=ze&type=obd', (s) => lower(s.email).includes('ze') && lower(s.type).includes('obd')],
+    ['make=tata&email=zed', (s) => lower(s.make).includes('tata') && lower(s.email).includes('zed')],
+    ['type=generic&make=nomatch', () => false],
+    // Three filters, and a counted one with a date: the general path.
+    [
+      'make=a&country_id=91&type=obd',
+      (s) => lower(s.make).includes('a') && s.country_id === 91 && lower(s.type).includes('obd'),
+    ],
+    [
+      'make=hond&scan_start_time=2025-06-01',
+      (s) => lower(s.make).includes('hond') && s.scan_start_time >= '2025-06-01',
+    ],
   ];
 
   async function expectPagesMatch() {

@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { type FilterRules, whereFilters } from '../../lib/filters.ts';
 import { fetchPage, type Page } from '../../lib/list.ts';
 import { resolveSort, type SortShape } from '../../lib/sort.ts';
-import { plan, singleFilter } from './countPlan.ts';
+import { pairPlan, plan, singleFilter } from './countPlan.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 import { sortedPage } from './sortedList.ts';
 
@@ -48,7 +48,11 @@ export async function countedPage<T extends CountedTableName, Q extends { page: 
   const filter = singleFilter(rules, query);
   const offset = (query.page - 1) * query.limit;
   const order = COUNTED_LISTS[table].counted.order;
-  const planned = plan(db, dialect, table, filter);
+  // Two counted filters together: migration 017's pair counters total them (no days: deep pages
+  // step over index entries from the nearer end).
+  const planned =
+    plan(db, dialect, table, filter) ??
+    (filter === undefined ? pairPlan(db, dialect, table, rules, query) : undefined);
   if (!planned) {
     if (filter && offset === 0) {
       // One uncounted filter (licence plate: trigram / FTS index): the page and its total from

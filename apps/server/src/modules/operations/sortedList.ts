@@ -11,7 +11,7 @@ import type { Database } from '../../db/schema.ts';
 import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filters.ts';
 import type { Page } from '../../lib/list.ts';
 import { type ResolvedSort, sortModifiers } from '../../lib/sort.ts';
-import { plan, singleFilter } from './countPlan.ts';
+import { pairPlan, plan, singleFilter } from './countPlan.ts';
 import type { CountedTableName } from './lists.ts';
 
 /**
@@ -57,15 +57,13 @@ function walkConditions<T extends CountedTableName, Q extends object>(
   single: ((walk: boolean) => Expression<SqlBool> | null) | undefined,
 ): (eb: ExpressionBuilder<Database, T>) => Expression<SqlBool> {
   return (eb) => {
+    // The plan's own condition (one counted filter, or two through the pair counters) covers all.
+    const planned = single?.(true);
+    if (planned) return planned;
     const conditions: Expression<SqlBool>[] = [];
     for (const [param, rule] of Object.entries(rules) as [string, FilterRule][]) {
       const value = (query as Filters)[param];
       if (value === undefined || value === null || value === '') continue;
-      const counted = single?.(true);
-      if (counted) {
-        conditions.push(counted);
-        continue;
-      }
       const column = sql.ref(rule.column);
       if (dialect === 'sqlite' && rule.match === 'exact')
         conditions.push(sql<SqlBool>`+${column} = ${value}`);
@@ -97,7 +95,9 @@ export async function sortedPage<T extends CountedTableName, Q extends Query, R>
 ): Promise<Page<R>> {
   const offset = (query.page - 1) * query.limit;
   const filter = singleFilter(rules, query);
-  const planned = plan(db, dialect, table, filter);
+  const planned =
+    plan(db, dialect, table, filter) ??
+    (filter === undefined ? pairPlan(db, dialect, table, rules, query) : undefined);
   const [all, p] = await Promise.all([tableRows(db, table), planned?.()]);
   const ruleWhere = (eb: ExpressionBuilder<Database, T>) => whereFilters(eb, dialect, rules, query);
   let total: number;
