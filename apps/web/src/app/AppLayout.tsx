@@ -1,21 +1,18 @@
 import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { ACCOUNT_PATH } from '../features/account/AccountScreen.tsx';
 import { hasRole, ROLE_LABELS, RoleBadge } from '../features/auth/roles.tsx';
 import { meQueryOptions, useLogout } from '../features/auth/session.ts';
+// The search palette (issue 13) is its own chunk, fetched when it is first opened (HeaderSearch.tsx).
+import { HeaderSearch } from '../features/search/HeaderSearch.tsx';
 import { useRememberedListHref } from '../list/rememberedQueries.ts';
 import classes from './AppLayout.module.css';
 import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
 import { PRODUCT_NAME } from './documentTitle.ts';
 import { type ScreenRoute, SIDEBAR_SCREENS, screenAt } from './screens.tsx';
-
-// The search palette (issue 13) is its own chunk, fetched with the layout: Spotlight and the lists' link code.
-const HeaderSearch = lazy(() =>
-  import('../features/search/SearchPalette.tsx').then((m) => ({ default: m.HeaderSearch })),
-);
 
 /** The shell of every guarded screen: header with the operator and Logout, sidebar, content. */
 export function AppLayout() {
@@ -56,9 +53,7 @@ export function AppLayout() {
               {PRODUCT_NAME}
             </Title>
           </Group>
-          <Suspense fallback={null}>
-            <HeaderSearch />
-          </Suspense>
+          <HeaderSearch />
           <OperatorMenu />
         </Group>
       </AppShell.Header>

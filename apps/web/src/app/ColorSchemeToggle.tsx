@@ -1,4 +1,4 @@
-import { ActionIcon, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { ActionIcon, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 
 /**
  * The header's light/dark switch. The app follows the operating system until the operator picks the
@@ -14,12 +14,19 @@ export function ColorSchemeToggle() {
     if (next === systemColorScheme()) clearColorScheme();
     else setColorScheme(next);
   };
+  // The browser's own tooltip (`title`): Mantine's Tooltip would bring floating-ui (~16 kB gzip)
+  // into the login page's first download for one hint; the name and state are in the ARIA attributes.
   return (
-    <Tooltip label={dark ? 'Switch to light colours' : 'Switch to dark colours'}>
-      <ActionIcon variant="default" size="lg" aria-label="Dark colours" aria-pressed={dark} onClick={toggle}>
-        {dark ? <SunIcon /> : <MoonIcon />}
-      </ActionIcon>
-    </Tooltip>
+    <ActionIcon
+      variant="default"
+      size="lg"
+      aria-label="Dark colours"
+      aria-pressed={dark}
+      title={dark ? 'Switch to light colours' : 'Switch to dark colours'}
+      onClick={toggle}
+    >
+      {dark ? <SunIcon /> : <MoonIcon />}
+    </ActionIcon>
   );
 }
 

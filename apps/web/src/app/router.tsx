@@ -1,7 +1,9 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, type DataRouter, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { RESET_PASSWORD_PATH, ResetPasswordPage } from '../features/auth/ResetPasswordPage.tsx';
 import { setUnauthorizedHandler } from '../lib/api.ts';
+import { getToken } from '../lib/session.ts';
 import { keepDocumentTitle } from './documentTitle.ts';
 import { NotFoundScreen } from './NotFoundScreen.tsx';
 import { RequireAuth } from './RequireAuth.tsx';
@@ -21,41 +23,64 @@ export const SESSION_ENDED = 'Your session has ended. Sign in again.';
  * first load of the page `PageLoading` stands in. A chunk that cannot be fetched (a deploy removed
  * it) or a screen that throws shows `RouteError`: a sentence and a Reload button, in the layout.
  */
-export const ROUTES: RouteObject[] = [
-  {
-    errorElement: <RouteError />,
-    hydrateFallbackElement: <PageLoading />,
-    children: [
-      { path: '/', element: <LoginPage /> },
-      { path: '/login', element: <LoginPage /> },
-      {
-        path: '/signup',
-        lazy: orError(() =>
-          import('../features/auth/SignupPage.tsx').then((m) => ({ Component: m.SignupPage })),
-        ),
-      },
-      { path: RESET_PASSWORD_PATH, element: <ResetPasswordPage /> },
-      {
-        element: <RequireAuth />,
-        children: [
-          {
-            lazy: orError(() => import('./AppLayout.tsx').then((m) => ({ Component: m.AppLayout }))),
-            children: [
-              ...SCREENS.map(screenRoute),
-              { path: '*', element: <NotFoundScreen />, errorElement: <RouteError /> },
-            ],
-          },
-        ],
-      },
-    ],
-  },
-];
+export function appRoutes(queryClient?: QueryClient): RouteObject[] {
+  return [
+    {
+      errorElement: <RouteError />,
+      hydrateFallbackElement: <PageLoading />,
+      children: [
+        { path: '/', element: <LoginPage /> },
+        { path: '/login', element: <LoginPage /> },
+        {
+          path: '/signup',
+          lazy: orError(() =>
+            import('../features/auth/SignupPage.tsx').then((m) => ({ Component: m.SignupPage })),
+          ),
+        },
+        { path: RESET_PASSWORD_PATH, element: <ResetPasswordPage /> },
+        {
+          element: <RequireAuth />,
+          children: [
+            {
+              lazy: orError(() => import('./AppLayout.tsx').then((m) => ({ Component: m.AppLayout }))),
+              children: [
+                ...SCREENS.map((screen) => screenRoute(screen, queryClient)),
+                { path: '*', element: <NotFoundScreen />, errorElement: <RouteError /> },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ];
+}
 
-/** A screen of the table as a route: its code fetched when it is first opened. */
-export function screenRoute(screen: ScreenRoute): RouteObject {
+/** The routes without a query client: screens ask for their data as they draw. */
+export const ROUTES: RouteObject[] = appRoutes();
+
+/**
+ * A screen of the table as a route: its code fetched when it is first opened. With `queryClient`,
+ * a screen that can (`prefetch`, the lists) starts its request in the route's loader, which React
+ * Router runs alongside `lazy` — in parallel with the download of the screen's code — and again
+ * when the address's query changes (a new page or search). The loader waits for nothing: the
+ * screen draws as soon as its code is there, and its query finds the answer or the request under
+ * way (one request, see list/listQuery.ts `prefetchList`). A failed prefetch is the screen's
+ * business: its own query shows the error.
+ */
+export function screenRoute(screen: ScreenRoute, queryClient?: QueryClient): RouteObject {
+  const { prefetch } = screen;
   return {
     path: screen.path,
     errorElement: <RouteError />,
+    ...(prefetch && queryClient
+      ? {
+          loader: ({ request }: { request: Request }) => {
+            // Signed out, RequireAuth sends the operator to the login page: nothing to ask.
+            if (getToken()) prefetch(queryClient, new URL(request.url).searchParams).catch(() => {});
+            return null;
+          },
+        }
+      : {}),
     lazy: orError(async () => ({ element: await screen.load() })),
   };
 }
@@ -87,8 +112,8 @@ export function loginHandler(router: { navigate: DataRouter['navigate'] }) {
     void router.navigate(loginUrl, { replace: true, state: { notice: SESSION_ENDED } });
 }
 
-export function createAppRouter() {
-  const router = createBrowserRouter(ROUTES);
+export function createAppRouter(queryClient?: QueryClient) {
+  const router = createBrowserRouter(appRoutes(queryClient));
   keepDocumentTitle(router);
   setUnauthorizedHandler(loginHandler(router));
   return router;

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { isValidElement, type ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
@@ -7,10 +7,12 @@ import { AUDIT_PATHS } from '../features/audit/declarations.tsx';
 import { OPERATIONS_PATHS } from '../features/operations/declarations.tsx';
 import { OPERATORS_SCREEN_PATH } from '../features/operators/declarations.tsx';
 import { IMPORT_HISTORY_PATHS } from '../features/uploads/importHistory.tsx';
+import { clearToken, setToken } from '../lib/session.ts';
+import { deferred, installFakeFetch, jsonResponse } from '../test/fakeFetch.ts';
 import { AppProviders } from './AppProviders.tsx';
 import { createQueryClient } from './queryClient.ts';
 import { CHUNK_FAILED, isChunkLoadError, PageLoading, SCREEN_FAILED } from './RouteStates.tsx';
-import { ROUTES, screenRoute } from './router.tsx';
+import { appRoutes, ROUTES, screenRoute } from './router.tsx';
 import { SCREENS, type ScreenRoute } from './screens.tsx';
 
 /** The declaration a list or detail screen's element renders, through a role gate if any. */
@@ -132,5 +134,37 @@ describe('the first load of a page', () => {
     expect(screen.queryByRole('status')).toBeNull();
     act(() => vi.advanceTimersByTime(1));
     expect(screen.getByRole('status').textContent).toContain('Loading...');
+  });
+});
+
+const FAULT_CODES_PATH = '/api/faultCodesList';
+
+describe("a list's first request", { timeout: 20_000 }, () => {
+  it('leaves from the route while the screen downloads, and the screen uses it: one request', async () => {
+    setToken('a-token');
+    const held = deferred<Response>();
+    const calls = installFakeFetch((call) => {
+      if (call.url.pathname === '/api/me')
+        return jsonResponse({ id: 1, email: 'a@example.com', role: 'admin' });
+      if (call.url.pathname === FAULT_CODES_PATH) return held.promise;
+      return jsonResponse({ data: [], total: 0 });
+    });
+    const queryClient = createQueryClient();
+    const router = createMemoryRouter(appRoutes(queryClient), { initialEntries: ['/FaultCodeList?page=2'] });
+    render(
+      <AppProviders queryClient={queryClient}>
+        <RouterProvider router={router} />
+      </AppProviders>,
+    );
+    const listCalls = () => calls.filter((call) => call.url.pathname === FAULT_CODES_PATH);
+    // Asked by the route, before the layout has drawn (which asks who is signed in).
+    await waitFor(() => expect(listCalls()).toHaveLength(1));
+    expect(calls[0]?.url.pathname).toBe(FAULT_CODES_PATH);
+    expect(listCalls()[0]?.params.page).toBe('2');
+    held.resolve(jsonResponse({ data: [], total: 0 }));
+    await screen.findByRole('heading', { name: 'Fault Code List' });
+    await screen.findByText(/no fault codes/i);
+    expect(listCalls()).toHaveLength(1);
+    clearToken();
   });
 });

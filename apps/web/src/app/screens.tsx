@@ -1,4 +1,5 @@
 import type { Role } from '@obd/contract';
+import type { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { ListDeclaration } from '../list/declaration.ts';
 import type { DetailDeclaration } from '../list/detail.ts';
@@ -22,6 +23,11 @@ export interface ScreenRoute {
    * `() => import('../features/overview/OverviewScreen.tsx').then((m) => <m.OverviewScreen />)`.
    */
   load: () => Promise<ReactNode>;
+  /**
+   * Starts the screen's first request while its code downloads (the router's loader calls it with
+   * the address's query), so the answer is there when the screen first draws. List screens have it.
+   */
+  prefetch?: (queryClient: QueryClient, search: URLSearchParams) => Promise<void>;
   /** Detail screens are not in the sidebar; they highlight the link of the list they belong to. */
   sidebarParent?: string;
   /**
@@ -163,6 +169,12 @@ function listScreen<Row>(
       const [{ ListScreen }, list] = await Promise.all([import('../list/ListScreen.tsx'), declaration()]);
       return <ListScreen key={path} declaration={list} />;
     },
+    // The declaration and the list's query code only (small chunks): the request leaves before
+    // ListScreen's chunk is in, with the key the screen's own query uses.
+    prefetch: async (queryClient, search) => {
+      const [{ prefetchList }, list] = await Promise.all([import('../list/listQuery.ts'), declaration()]);
+      await prefetchList(queryClient, list, search);
+    },
   };
 }
 
@@ -192,6 +204,8 @@ function forRole(role: Role, what: string, screen: ScreenRoute): ScreenRoute {
   return {
     ...screen,
     role,
+    // Not asked ahead: for a lesser role the request would only be refused (403).
+    prefetch: undefined,
     load: async () => {
       const [{ RoleGate }, element] = await Promise.all([import('./RoleGate.tsx'), screen.load()]);
       return (

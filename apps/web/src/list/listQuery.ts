@@ -1,7 +1,7 @@
-import { queryOptions } from '@tanstack/react-query';
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { ApiError, apiFetch, INVALID_RESPONSE } from '../lib/api.ts';
 import { type FilterValues, type ListDeclaration, queryKeys } from './declaration.ts';
-import type { ListState } from './listState.ts';
+import { type ListState, parseListState, serialiseListState } from './listState.ts';
 import { resolveRelativeDates } from './relativeDates.ts';
 
 /** One page of a list as the screen needs it. */
@@ -45,6 +45,36 @@ export function listQueryOptions<Row>(declaration: Asking<Row>, state: ListState
     // Only when declared: an explicit `undefined` would override the client's default.
     ...(declaration.fetching?.staleTime === undefined ? {} : { staleTime: declaration.fetching.staleTime }),
   });
+}
+
+/**
+ * The list's state as its controller reads it from the address (`search`): parsed, written back
+ * and parsed again, so equal lists have equal states (and one query key) however the address was
+ * spelt. `useListController` and `prefetchList` both use it: one state, one key, one request.
+ */
+export function listStateOf<Row>(
+  declaration: Pick<ListDeclaration<Row>, 'filters' | 'sortFields'>,
+  search: URLSearchParams,
+): ListState {
+  const { filters: fields, sortFields } = declaration;
+  const canonical = serialiseListState(parseListState(search, fields, sortFields), fields);
+  return parseListState(canonical, fields, sortFields);
+}
+
+/**
+ * Starts the request of the list at `search` before its screen is drawn (the router calls it while
+ * the screen's code downloads, see app/screens.tsx): the same key as the screen's own query, so the
+ * screen finds the answer in the cache, or the request under way — never a second request. Nothing
+ * is asked when the list cannot be fetched with these filters, or its answer is already fresh.
+ */
+export function prefetchList<Row>(
+  queryClient: QueryClient,
+  declaration: Asking<Row> & Pick<ListDeclaration<Row>, 'sortFields'>,
+  search: URLSearchParams,
+): Promise<void> {
+  const options = listQueryOptions(declaration, listStateOf(declaration, search));
+  if (options.enabled === false) return Promise.resolve();
+  return queryClient.prefetchQuery(options);
 }
 
 /** `'server'`, `'none'` or `'client'`. */

@@ -5,12 +5,17 @@ import { useLocation, useSearchParams } from 'react-router';
 import { ApiError, INVALID_RESPONSE } from '../lib/api.ts';
 import { type ClientView, clientPage, parseClientView, writeClientView } from './clientPaging.ts';
 import type { ListDeclaration, ListMessages } from './declaration.ts';
-import { clientPagingOf, DEFAULT_INVALID_RESPONSE_MESSAGE, listQueryOptions, pagingOf } from './listQuery.ts';
+import {
+  clientPagingOf,
+  DEFAULT_INVALID_RESPONSE_MESSAGE,
+  listQueryOptions,
+  listStateOf,
+  pagingOf,
+} from './listQuery.ts';
 import {
   goToPage as goToPageState,
   hasFilters,
   type ListState,
-  parseListState,
   search as searchState,
   serialiseListState,
   sortBy as sortByState,
@@ -67,9 +72,9 @@ export function useListController<Row>(declaration: ListDeclaration<Row>): ListC
   // address changes (the in-page search and page size of client-paged lists): the filter form
   // then keeps what the operator has typed but not yet searched.
   const { sortFields } = declaration;
-  const stateParams = serialiseListState(parseListState(searchParams, fields, sortFields), fields).toString();
+  const stateParams = serialiseListState(listStateOf(declaration, searchParams), fields).toString();
   const state = useMemo(
-    () => parseListState(new URLSearchParams(stateParams), fields, sortFields),
+    () => listStateOf({ filters: fields, sortFields }, new URLSearchParams(stateParams)),
     [stateParams, fields, sortFields],
   );
   const view = useMemo(

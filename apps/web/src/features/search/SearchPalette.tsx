@@ -1,10 +1,10 @@
 import '@mantine/spotlight/styles.css';
-import { Group, Kbd, Loader, Text, UnstyledButton } from '@mantine/core';
+import { Group, Loader, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { Spotlight, spotlight } from '@mantine/spotlight';
 import { SEARCH_MAX_LENGTH, SEARCH_PATH, type SearchResult, searchResultSchema } from '@obd/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { SIDEBAR_SCREENS } from '../../app/screens.tsx';
 import { apiFetchParsed } from '../../lib/api.ts';
@@ -15,7 +15,7 @@ import { OPERATIONS_PATHS } from '../operations/declarations.tsx';
 import { type ListName, listAccepts, listLink } from '../overview/links.ts';
 
 /**
- * The search palette (issue 13): Ctrl+K / ⌘K or the header's field. Screens are matched here by
+ * The search palette (issue 13): Ctrl+K / ⌘K or the header's field (HeaderSearch.tsx). Screens are matched here by
  * name; fault codes, scans, app users and makes come from GET /api/search, asked once the typing
  * pauses, the superseded request cancelled (TanStack Query aborts the signal of a query nobody
  * watches any more).
@@ -32,38 +32,6 @@ export function searchQueryOptions(q: string) {
       apiFetchParsed(searchResultSchema, SEARCH_PATH, { query: { q, limit: HITS_PER_GROUP }, signal }),
     staleTime: 10_000,
   });
-}
-
-/** The header's search field and the palette it opens. */
-export function HeaderSearch() {
-  return (
-    <>
-      <UnstyledButton
-        onClick={() => spotlight.open()}
-        aria-label="Search (Ctrl+K)"
-        aria-keyshortcuts="Control+K Meta+K"
-        px="sm"
-        py={4}
-        style={{
-          border: '1px solid var(--mantine-color-default-border)',
-          borderRadius: 'var(--mantine-radius-sm)',
-          background: 'var(--mantine-color-default)',
-          minWidth: 0,
-        }}
-      >
-        <Group gap="xs" wrap="nowrap">
-          <Text size="sm" c="dimmed">
-            Search…
-          </Text>
-          {/* Written as in the name 'Search (Ctrl+K)': a name must hold the visible text (axe: label-content-name-mismatch). */}
-          <Kbd size="xs" visibleFrom="md">
-            (Ctrl+K)
-          </Kbd>
-        </Group>
-      </UnstyledButton>
-      <SearchPalette />
-    </>
-  );
 }
 
 /** One entry of the palette: what it shows and where it goes. */
@@ -154,7 +122,14 @@ function screenEntries(q: string, role: Parameters<typeof hasRole>[0]): Entry[] 
     .map((s) => ({ id: `screen-${s.path}`, label: s.label, description: s.path, href: s.path }));
 }
 
-export function SearchPalette() {
+/**
+ * The palette itself, loaded and mounted the first time it is opened (HeaderSearch.tsx). `opened`
+ * counts the openings asked for by the header's button (and the first Ctrl+K): each new count opens it.
+ */
+export function SearchPalette({ opened }: { opened: number }) {
+  useEffect(() => {
+    if (opened > 0) spotlight.open();
+  }, [opened]);
   const navigate = useNavigate();
   const [query, setQuery] = useState('');
   const [debounced] = useDebouncedValue(query.trim().slice(0, SEARCH_MAX_LENGTH), SEARCH_DEBOUNCE_MS);

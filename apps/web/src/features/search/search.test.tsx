@@ -5,7 +5,7 @@ import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deferred, type FetchCall, installFakeFetch, jsonResponse } from '../../test/fakeFetch.ts';
 import { renderRoutes } from '../../test/renderRoutes.tsx';
-import { HeaderSearch } from './SearchPalette.tsx';
+import { HeaderSearch } from './HeaderSearch.tsx';
 
 function Where() {
   const location = useLocation();
@@ -101,7 +101,7 @@ describe('Search palette', { timeout: 20_000 }, () => {
       }),
     );
     renderRoutes(routes, '/start');
-    act(() => spotlight.open());
+    fireEvent.click(screen.getByRole('button', { name: 'Search (Ctrl+K)' }));
     await typeInPalette('P0300');
     expect(await screen.findByText('Random misfire')).toBeTruthy();
     fireEvent.click(screen.getByText('See all fault codes for “P0300”'));
@@ -114,7 +114,7 @@ describe('Search palette', { timeout: 20_000 }, () => {
       call.params.q === 'P03' ? held.promise : jsonResponse({ ...vinResult, scans: none, q: 'P0300' }),
     );
     renderRoutes(routes, '/start');
-    act(() => spotlight.open());
+    fireEvent.click(screen.getByRole('button', { name: 'Search (Ctrl+K)' }));
     // Three keystrokes in quick succession: one request, for what the typing paused at.
     const input = await screen.findByRole('textbox', { name: 'Search' });
     for (const text of ['P', 'P0', 'P03']) fireEvent.change(input, { target: { value: text } });
@@ -129,7 +129,7 @@ describe('Search palette', { timeout: 20_000 }, () => {
   it('a failed search says so', async () => {
     installFakeFetch(() => jsonResponse({ error: 'q is at most 100 characters', code: 'BAD_REQUEST' }, 400));
     renderRoutes(routes, '/start');
-    act(() => spotlight.open());
+    fireEvent.click(screen.getByRole('button', { name: 'Search (Ctrl+K)' }));
     await typeInPalette('zzz');
     expect((await screen.findByRole('alert')).textContent).toBe('Search failed: q is at most 100 characters');
   });
