@@ -4,6 +4,7 @@ import { ApiError } from '../lib/api.ts';
 import { startDownload } from '../lib/download.ts';
 import type { FilterField, ListExport } from './declaration.ts';
 import { serverFilters } from './listQuery.ts';
+import { type ListSort, writeSort } from './sortState.ts';
 
 export const NO_DATA_TO_DOWNLOAD = 'No data available to download';
 export const DOWNLOAD_FAILED = 'Failed to download Excel file';
@@ -19,6 +20,7 @@ export function ExportButton({
   total,
   fields = [],
   visibleColumns,
+  sort,
 }: {
   exportAs: ListExport;
   filters: Readonly<Record<string, string>>;
@@ -28,6 +30,8 @@ export function ExportButton({
   fields?: readonly FilterField[];
   /** The export headers of the columns shown, when the operator hid some: offered beside every column. */
   visibleColumns?: readonly string[];
+  /** The list's sort: the download's rows come in the order on screen (decisions §9). */
+  sort?: ListSort | undefined;
 }) {
   const [starting, setStarting] = useState(false);
   const label = exportAs.label ?? (exportAs.format === 'csv' ? 'Download CSV' : 'Download Excel');
@@ -41,7 +45,10 @@ export function ExportButton({
       await startDownload({
         list: exportAs.list,
         format: exportAs.format,
-        query: serverFilters({ filters: fields }, filters),
+        query: {
+          ...serverFilters({ filters: fields }, filters),
+          ...Object.fromEntries(writeSort(new URLSearchParams(), sort)),
+        },
         ...(columns ? { columns: [...columns] } : {}),
       });
     } catch (error) {

@@ -81,6 +81,7 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
               total={list.total}
               visibleColumns={visibleHeaders}
               fields={declaration.filters}
+              sort={list.state.sort}
             />
           ))}
           {loaded && !display.summary && (

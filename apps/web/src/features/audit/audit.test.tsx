@@ -119,6 +119,37 @@ describe('Audit log', { timeout: 30_000 }, () => {
     });
   });
 
+  it('sorts by a header (not by the operator) and the export follows the sort', async () => {
+    setToken('token');
+    const calls = installFakeFetch((call) =>
+      call.url.pathname === '/api/exports'
+        ? jsonResponse({ url: '/api/downloads/t2', expiresAt: '2026-11-23T08:20:00.000Z' })
+        : jsonResponse({ events: [event(), failed], total: 2 }),
+    );
+    const { router } = renderRoutes(routes, `${AUDIT_PATHS.list}?action=role-changed`, { operator: ADMIN });
+    const table = await screen.findByRole('table', { name: 'Audit log' });
+    expect(within(table).queryByRole('button', { name: /^Operator/ })).toBeNull();
+    fireEvent.click(within(table).getByRole('button', { name: /^Target/ }));
+    await waitFor(() => expect(router.state.location.search).toContain('order=asc'));
+    // The answer of the sorted search renders a new table: click its header.
+    const target = () =>
+      within(screen.getByRole('table', { name: 'Audit log' })).getByRole('columnheader', { name: /^Target/ });
+    await waitFor(() => expect(target().getAttribute('aria-sort')).toBe('ascending'));
+    fireEvent.click(within(target()).getByRole('button'));
+    await waitFor(() => expect(router.state.location.search).toContain('order=desc'));
+    await waitFor(() =>
+      expect(calls.at(-1)?.params).toMatchObject({ action: 'role-changed', sort: 'target', order: 'desc' }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(calls.some((c) => c.url.pathname === '/api/exports')).toBe(true));
+    const asked = calls.find((c) => c.url.pathname === '/api/exports');
+    expect(JSON.parse(String(asked?.init?.body)).query).toEqual({
+      action: 'role-changed',
+      sort: 'target',
+      order: 'desc',
+    });
+  });
+
   it("opens an event's details: who, what, where, and every detail", async () => {
     setToken('token');
     const exportEvent = event({

@@ -67,9 +67,21 @@ export const operatorsList = defineList({
       sortField: 'status',
     },
     dateTimeColumn<OperatorRow, 'created_at'>('Created', 'created_at'),
-    dateTimeColumn<OperatorRow, 'last_seen_at'>('Last seen', 'last_seen_at'),
-    fieldColumn<OperatorRow, 'open_sessions'>('Open sessions', 'open_sessions'),
-    { header: 'Actions', cell: (row) => <OperatorActions operator={row} />, nowrap: true },
+    // A download of the visible columns names them by the export's headers (a 400 otherwise).
+    {
+      ...dateTimeColumn<OperatorRow, 'last_seen_at'>('Last seen', 'last_seen_at'),
+      exportHeader: 'Last Seen',
+    },
+    {
+      ...fieldColumn<OperatorRow, 'open_sessions'>('Open sessions', 'open_sessions'),
+      exportHeader: 'Open Sessions',
+    },
+    {
+      header: 'Actions',
+      cell: (row) => <OperatorActions operator={row} />,
+      nowrap: true,
+      exported: false,
+    },
   ],
   messages: {
     error: 'Failed to fetch operators',

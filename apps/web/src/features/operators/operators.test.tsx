@@ -58,6 +58,50 @@ async function openAction(email: string, item: string) {
 }
 
 describe('Operators', { timeout: 30_000 }, () => {
+  it('downloads the visible columns by the export headers, without the actions', async () => {
+    setToken('token');
+    const calls = installFakeFetch(
+      (call) => {
+        const path = call.url.pathname;
+        if (path === '/api/preferences/lists/operators')
+          return jsonResponse({
+            list: 'operators',
+            columns: { order: [], hidden: ['Role'] },
+            density: 'comfortable',
+            updated_at: null,
+          });
+        if (path === '/api/exports')
+          return jsonResponse({ url: '/api/downloads/t3', expiresAt: '2026-11-23T08:20:00.000Z' });
+        if (path === '/api/views') return jsonResponse({ views: [] });
+        if (path === '/api/operators') return jsonResponse({ operators: [operator()], total: 1 });
+        if (path === '/api/invitations') return jsonResponse({ invitations: [] });
+        return jsonResponse({ error: 'unexpected' }, 500);
+      },
+      { engine: 'passed' },
+    );
+    renderRoutes(routes, '/Operators', { operator: ADMIN });
+    await screen.findByRole('table', { name: 'Operators' });
+    // The operator's layout (Role hidden) has arrived: the download offers the visible columns.
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('table', { name: 'Operators' })).queryByRole('columnheader', {
+          name: /^Role/,
+        }),
+      ).toBeNull(),
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Download CSV' }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Visible columns' }));
+    await waitFor(() => expect(calls.some((c) => c.url.pathname === '/api/exports')).toBe(true));
+    const asked = calls.find((c) => c.url.pathname === '/api/exports');
+    expect(JSON.parse(String(asked?.init?.body)).columns).toEqual([
+      'Email',
+      'Status',
+      'Created',
+      'Last Seen',
+      'Open Sessions',
+    ]);
+  });
+
   it('lists e-mail, role, status, created, last seen and open sessions, filters by role, and exports', async () => {
     setToken('token');
     const calls = fakeServer();
