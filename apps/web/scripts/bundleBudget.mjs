@@ -30,7 +30,7 @@ export const TARGET_KB = 150;
  * saying why in RESULTS.
  */
 export const ROUTES = [
-  { route: '/login', loads: [], budgetKb: 175 },
+  { route: '/login', loads: [], budgetKb: 150 },
   {
     route: '/ObdScanReport',
     loads: ['src/app/AppLayout.tsx', 'src/list/ListScreen.tsx', 'src/features/operations/declarations.tsx'],

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, type DataRouter, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
-import { RESET_PASSWORD_PATH, ResetPasswordPage } from '../features/auth/ResetPasswordPage.tsx';
+import { RESET_PASSWORD_PATH } from '../features/auth/paths.ts';
 import { setUnauthorizedHandler } from '../lib/api.ts';
 import { getToken } from '../lib/session.ts';
 import { keepDocumentTitle } from './documentTitle.ts';
@@ -37,7 +37,14 @@ export function appRoutes(queryClient?: QueryClient): RouteObject[] {
             import('../features/auth/SignupPage.tsx').then((m) => ({ Component: m.SignupPage })),
           ),
         },
-        { path: RESET_PASSWORD_PATH, element: <ResetPasswordPage /> },
+        {
+          path: RESET_PASSWORD_PATH,
+          lazy: orError(() =>
+            import('../features/auth/ResetPasswordPage.tsx').then((m) => ({
+              Component: m.ResetPasswordPage,
+            })),
+          ),
+        },
         {
           element: <RequireAuth />,
           children: [

@@ -1,4 +1,4 @@
-import { errorBodySchema } from '@obd/contract';
+import type { ErrorBody } from '@obd/contract';
 import { clearToken, getToken, loginPath } from './session.ts';
 
 /** Every failed API call: the HTTP status (0 when the server was not reached), the server's sentence, its code. */
@@ -113,6 +113,21 @@ export async function apiFetchParsed<T>(
   return parsed.data;
 }
 
+/**
+ * `apiFetchParsed` with a schema fetched on demand, in parallel with the request: for the calls of
+ * the first page (sign-in, who is signed in), whose schemas would otherwise bring zod into it.
+ */
+export async function apiFetchParsedLater<T>(
+  loadSchema: () => Promise<ResponseSchema<T>>,
+  path: string,
+  options?: ApiRequestOptions,
+): Promise<T> {
+  const [payload, schema] = await Promise.all([apiFetch(path, options), loadSchema()]);
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) throw new ApiError(200, 'Invalid response format from server', INVALID_RESPONSE);
+  return parsed.data;
+}
+
 function withQuery(path: string, query: ApiRequestOptions['query']): string {
   if (!query) return path;
   const params = new URLSearchParams();
@@ -136,11 +151,23 @@ async function readJson(response: Response): Promise<unknown> {
 }
 
 function toApiError(response: Response, payload: unknown): ApiError {
-  const body = errorBodySchema.partial().safeParse(payload);
-  const sentence = body.success ? body.data.error : undefined;
-  const code = (body.success && body.data.code) || `HTTP_${response.status}`;
+  const body = errorBodyOf(payload);
+  const sentence = body?.error;
+  const code = body?.code || `HTTP_${response.status}`;
   if (sentence) return new ApiError(response.status, sentence, code, true);
   return new ApiError(response.status, `Request failed with status ${response.status}`, code);
+}
+
+/**
+ * The contract's error body (`errorBodySchema`, every field optional), checked by hand: this file is
+ * in every page's first download, and the schema would bring zod with it (~25 kB gzip).
+ */
+function errorBodyOf(payload: unknown): Partial<ErrorBody> | undefined {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return undefined;
+  const body = payload as Record<string, unknown>;
+  const fields = ['error', 'code', 'message'] as const;
+  if (!fields.every((name) => body[name] === undefined || typeof body[name] === 'string')) return undefined;
+  return body as Partial<ErrorBody>;
 }
 
 // Several queries can fail with 401 at once; the first one has already left the page, so the

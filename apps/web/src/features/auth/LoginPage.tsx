@@ -1,10 +1,10 @@
-import { type LoginBody, sessionResponseSchema } from '@obd/contract';
+import type { LoginBody } from '@obd/contract';
 import { useMutation } from '@tanstack/react-query';
 import { useLocation, useSearchParams } from 'react-router';
-import { apiFetchParsed } from '../../lib/api.ts';
+import { apiFetchParsedLater } from '../../lib/api.ts';
 import { nextPathAfterSignIn } from '../../lib/session.ts';
 import { AccountForm, useAccountFields } from './AccountForm.tsx';
-import { RESET_PASSWORD_PATH } from './ResetPasswordPage.tsx';
+import { RESET_PASSWORD_PATH } from './paths.ts';
 import { useStartSession } from './session.ts';
 
 /** `/` and `/login` (spec §2.3): on success, back to the page in `next`, else the Users Table. */
@@ -18,7 +18,11 @@ export function LoginPage() {
 
   const login = useMutation({
     mutationFn: (body: LoginBody) =>
-      apiFetchParsed(sessionResponseSchema, '/api/login', { method: 'POST', body, auth: false }),
+      apiFetchParsedLater(async () => (await import('./schemas.ts')).sessionResponseSchema, '/api/login', {
+        method: 'POST',
+        body,
+        auth: false,
+      }),
     onSuccess: (session) => startSession(session, nextPathAfterSignIn(searchParams.get('next'))),
   });
 

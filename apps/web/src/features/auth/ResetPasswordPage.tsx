@@ -7,7 +7,7 @@ import { apiFetch } from '../../lib/api.ts';
 import { useAccountFields } from './AccountForm.tsx';
 import { AuthLayout, failureText } from './AuthLayout.tsx';
 
-export const RESET_PASSWORD_PATH = '/reset-password';
+export { RESET_PASSWORD_PATH } from './paths.ts';
 /** What the login page says after a reset. */
 export const PASSWORD_RESET_DONE = 'Your password is changed. Sign in with the new one.';
 

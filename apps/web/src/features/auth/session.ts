@@ -1,14 +1,15 @@
-import { operatorSchema, type SessionResponse } from '@obd/contract';
+import type { SessionResponse } from '@obd/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { apiFetch, apiFetchParsed } from '../../lib/api.ts';
+import { apiFetch, apiFetchParsedLater } from '../../lib/api.ts';
 import { clearToken, setToken } from '../../lib/session.ts';
 import { forgetListQueries } from '../../list/rememberedQueries.ts';
 
 /** The signed-in operator (`GET /api/me`), shown in the header. */
 export const meQueryOptions = queryOptions({
   queryKey: ['me'],
-  queryFn: ({ signal }) => apiFetchParsed(operatorSchema, '/api/me', { signal }),
+  queryFn: ({ signal }) =>
+    apiFetchParsedLater(async () => (await import('./schemas.ts')).operatorSchema, '/api/me', { signal }),
   staleTime: Number.POSITIVE_INFINITY,
 });
 
