@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readingLimits } from '../src/import/bounds.ts';
-import { xlsxWorkerOptions } from '../src/import/xlsxWorkers.ts';
+import { readingLimits } from '../src/import/formats/bounds.ts';
+import { xlsxWorkerOptions } from '../src/import/formats/xlsx/workers.ts';
 import { multipart, xlsx } from './fixtures/uploads.ts';
 import { createTestApp, DIALECTS, ownTemporaryFolder, signedIn, type TestContext } from './helpers.ts';
 import { HOSTILE_FILES, type HostileFile } from './hostileCorpus.ts';

@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { Held } from '../src/import/bounds.ts';
-import { CsvRecords } from '../src/import/csv.ts';
-import { openWorkbook } from '../src/import/open.ts';
-import type { SheetRow } from '../src/import/workbook.ts';
-import { xlsxWorkerOptions } from '../src/import/xlsxWorkers.ts';
-import { decodeEntities } from '../src/import/xml.ts';
+import { Held } from '../src/import/formats/bounds.ts';
+import { CsvRecords } from '../src/import/formats/csv.ts';
+import { openWorkbook } from '../src/import/formats/open.ts';
+import type { SheetRow } from '../src/import/formats/workbook.ts';
+import { xlsxWorkerOptions } from '../src/import/formats/xlsx/workers.ts';
+import { decodeEntities } from '../src/import/formats/xml.ts';
 import { handWrittenWorkbook } from './fixtures/uploads.ts';
 
 /** Small parts of the upload readers (issue 9): a deterministic pseudo-random source for each. */

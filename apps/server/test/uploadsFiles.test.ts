@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openWorkbook } from '../src/import/formats/open.ts';
+import type { SheetRow } from '../src/import/formats/workbook.ts';
+import { xlsxWorkerOptions } from '../src/import/formats/xlsx/workers.ts';
 import { KeySet } from '../src/import/keySet.ts';
-import { openWorkbook } from '../src/import/open.ts';
-import type { SheetRow } from '../src/import/workbook.ts';
-import { xlsxWorkerOptions } from '../src/import/xlsxWorkers.ts';
 import {
   csv,
   fixtureFile,

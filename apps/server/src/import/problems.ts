@@ -1,9 +1,9 @@
 import { MAX_STORED_PROBLEMS } from '@obd/contract';
 import type { Db } from '../db/database.ts';
 import type { HeaderMapping } from './columns.ts';
-import { openWorkbook } from './open.ts';
+import { openWorkbook } from './formats/open.ts';
+import type { SpreadsheetType } from './formats/workbook.ts';
 import { RowProblems, type SheetPlan } from './sheet.ts';
-import type { SpreadsheetType } from './workbook.ts';
 
 /*
  * Every problem row of an import, for its problems file (issue 15 item 2). Decided: kept as the

@@ -6,7 +6,8 @@ import type { Database } from '../db/schema.ts';
 import { badRequest, HttpError } from '../lib/errors.ts';
 import { startImportHeartbeat } from '../lib/housekeeping.ts';
 import { type AuditActor, recordAudit } from '../modules/audit/record.ts';
-import { openWorkbook } from './open.ts';
+import { openWorkbook } from './formats/open.ts';
+import type { SpreadsheetType, Workbook } from './formats/workbook.ts';
 import type { ReceivedUpload } from './receive.ts';
 import { finishImport, ProgressWriter, type StartedImport, startImport, trackProgress } from './record.ts';
 import {
@@ -18,7 +19,6 @@ import {
   writeSheet,
 } from './sheet.ts';
 import { recordInsertedRows } from './undoable.ts';
-import type { SpreadsheetType, Workbook } from './workbook.ts';
 
 /**
  * One kind of upload (`modules/uploads/jobs/`): which files it takes, which sheets it reads, what

@@ -5,9 +5,9 @@ import { CompiledQuery, sql, type Transaction } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { type ColumnIndex, type ColumnSpec, findColumns, type HeaderMapping } from './columns.ts';
+import type { SheetReading } from './formats/workbook.ts';
 import { KeySet } from './keySet.ts';
 import { Reason } from './values.ts';
-import type { SheetReading } from './workbook.ts';
 
 /**
  * One sheet of an upload, in two passes. `stageSheet` reads and checks every row, drops repeats

@@ -22,6 +22,8 @@ import type { z } from 'zod';
 import { currentOperator } from '../../auth/plugin.ts';
 import type { Db } from '../../db/database.ts';
 import { ColumnsMissing } from '../../import/columns.ts';
+import type { SpreadsheetType } from '../../import/formats/workbook.ts';
+import { prewarmXlsxWorker } from '../../import/formats/xlsx/workers.ts';
 import { keepPreview } from '../../import/previews.ts';
 import { type ReceivedUpload, receiveUpload, tooLarge } from '../../import/receive.ts';
 import { liveProgress, recordRefusal } from '../../import/record.ts';
@@ -32,8 +34,6 @@ import {
   type UploadExtras,
   UploadFailure,
 } from '../../import/run.ts';
-import type { SpreadsheetType } from '../../import/workbook.ts';
-import { prewarmXlsxWorker } from '../../import/xlsxWorkers.ts';
 import { errorAnswer, SERVER_ERROR } from '../../lib/errorHandler.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import { type AuditActor, actorOf, recordAudit } from '../audit/record.ts';

@@ -1,6 +1,6 @@
 import { normaliseHeader } from '../../../import/columns.ts';
+import type { Workbook } from '../../../import/formats/workbook.ts';
 import type { SheetStats } from '../../../import/sheet.ts';
-import type { Workbook } from '../../../import/workbook.ts';
 
 /** A job's answer without what every upload answer carries (the runner adds those). */
 export type Answer<T> = Omit<T, 'importId' | 'errors' | 'duplicateOfImportId' | 'warning'>;

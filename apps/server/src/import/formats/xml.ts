@@ -1,5 +1,5 @@
 import { SaxesParser } from 'saxes';
-import { HttpError } from '../lib/errors.ts';
+import { HttpError } from '../../lib/errors.ts';
 import { dtdRefused, MAX_DEPTH, Slice, tooDeep } from './bounds.ts';
 import { corruptWorkbook } from './zip.ts';
 

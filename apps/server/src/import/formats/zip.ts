@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
-import { badRequest, HttpError } from '../lib/errors.ts';
+import { badRequest, HttpError } from '../../lib/errors.ts';
 
 /**
  * How far a workbook may inflate. A real 100 MB workbook holds at most about a gigabyte of XML;

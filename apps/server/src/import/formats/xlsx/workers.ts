@@ -1,13 +1,11 @@
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ErrorCode } from '@obd/contract';
-import { HttpError } from '../lib/errors.ts';
-import type { SheetReading, SheetRow } from './workbook.ts';
-import type { InflateLimits } from './zip.ts';
+import { HttpError } from '../../../lib/errors.ts';
+import type { SheetReading, SheetRow } from '../workbook.ts';
+import type { InflateLimits } from '../zip.ts';
 
 /**
- * Big sheets are inflated and parsed in a worker thread (xlsxWorker.ts), so that on a two-core
+ * Big sheets are inflated and parsed in a worker thread (worker.ts), so that on a two-core
  * machine the main thread spends its time checking, de-duplicating and spooling the rows while
  * the other core reads the XML: the two halves of pass 1 overlap instead of adding up.
  * Starting a worker (a V8 isolate with the TypeScript loader) costs a few hundred
@@ -52,63 +50,34 @@ let spare: { worker: Promise<Worker | null>; timer: NodeJS.Timeout } | null = nu
 /** How long a spare worker waits for its sheet. */
 const SPARE_MS = 30_000;
 
-let bundled: Promise<string | null> | undefined;
-
 /**
- * The worker's code as one plain-JavaScript bundle, built once with esbuild (tsx's own
- * compiler). A worker thread does not inherit the `--import tsx` loader; registering it there
- * costs ~0.7 s and ~45 MB per worker (a loader thread, the whole contract and zod), while the
- * bundle starts in ~60 ms and ~11 MB. The contract is replaced by the one constant the reader's
- * errors need: only an error's code and sentence cross back to the main thread. Null when the
- * bundle cannot be built: sheets are then read on the main thread.
+ * The worker's script. `npm start` runs the bundle build.mjs makes, which also builds the worker
+ * (worker.ts and what it imports, npm packages left as imports) into one plain-JavaScript file,
+ * named here by build.mjs as a path from this source file (`import.meta.url` in the bundle points
+ * at the sources, see build.mjs). A worker thread does not inherit the `--import tsx` loader, and
+ * registering it there costs ~0.7 s and ~45 MB per worker, while the plain file starts in ~60 ms
+ * and ~11 MB. Run from the sources (the tests, `npm run dev`), sourceWorker.mjs registers tsx in
+ * the worker and loads worker.ts.
  */
-function workerCode(): Promise<string | null> {
-  bundled ??= (async () => {
-    try {
-      // esbuild comes with tsx (a dependency of the server); take it from there, as build.mjs does.
-      const require = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
-      const esbuild = require('esbuild') as typeof import('esbuild');
-      const result = await esbuild.build({
-        entryPoints: [fileURLToPath(new URL('./xlsxWorker.ts', import.meta.url))],
-        bundle: true,
-        platform: 'node',
-        format: 'cjs',
-        write: false,
-        // The worker never runs the code of this module that uses import.meta (it is empty there).
-        logLevel: 'silent',
-        plugins: [
-          {
-            name: 'contract-constants',
-            setup(build) {
-              build.onResolve({ filter: /^@obd\/contract$/ }, () => ({ path: 'contract', namespace: 'obd' }));
-              build.onLoad({ filter: /.*/, namespace: 'obd' }, () => ({
-                contents: 'export const ERROR_STATUS = new Proxy({}, { get: () => 400 });',
-                loader: 'js',
-              }));
-            },
-          },
-        ],
-      });
-      return result.outputFiles[0]?.text ?? null;
-    } catch (error) {
-      process.emitWarning(`xlsx sheets will be read on the main thread: ${(error as Error).message}`);
-      return null;
-    }
-  })();
-  return bundled;
-}
+declare const XLSX_WORKER_BUILT: string | undefined;
+const built = typeof XLSX_WORKER_BUILT === 'string' ? XLSX_WORKER_BUILT : undefined;
+const WORKER_URL = new URL(built ?? './sourceWorker.mjs', import.meta.url);
 
 async function spawn(): Promise<Worker | null> {
-  const code = await workerCode();
-  if (code === null) return null;
-  const worker = new Worker(code, {
-    eval: true,
-    // A small young generation: the worker makes short-lived strings only, and its memory
-    // counts in the server's.
-    resourceLimits: { maxYoungGenerationSizeMb: 4 },
-  });
-  worker.unref();
-  return worker;
+  try {
+    const worker = new Worker(WORKER_URL, {
+      // Plain JavaScript (or sourceWorker.mjs, which registers tsx itself): no loader to inherit.
+      execArgv: [],
+      // A small young generation: the worker makes short-lived strings only, and its memory
+      // counts in the server's.
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    });
+    worker.unref();
+    return worker;
+  } catch (error) {
+    process.emitWarning(`xlsx sheets will be read on the main thread: ${(error as Error).message}`);
+    return null;
+  }
 }
 
 function acquire(): Promise<Worker | null> {
@@ -207,7 +176,7 @@ export function readSheetInWorker(
   };
 }
 
-/** The rows of `packRows` (xlsxWorker.ts). */
+/** The rows of `packRows` (worker.ts). */
 function unpackRows({ text, numbers, lengths }: { text: string; numbers: Int32Array; lengths: Int32Array }) {
   const count = numbers.length / 2;
   const out: SheetRow[] = new Array(count);

@@ -1,11 +1,11 @@
 import fs from 'node:fs/promises';
-import { badRequest } from '../lib/errors.ts';
+import { badRequest } from '../../lib/errors.ts';
 import { overBudget, readingBudget } from './bounds.ts';
 import { OLE2_SIGNATURE } from './cfb.ts';
 import { looksLikeText, openCsv } from './csv.ts';
 import type { SheetReading, SheetRow, SpreadsheetType, Workbook } from './workbook.ts';
 import { openXls } from './xls.ts';
-import { openXlsx } from './xlsx.ts';
+import { openXlsx } from './xlsx/open.ts';
 import type { InflateLimits } from './zip.ts';
 
 export const WRONG_TYPE =

@@ -1,12 +1,13 @@
 import { parentPort } from 'node:worker_threads';
-import { HttpError } from '../lib/errors.ts';
-import type { SheetReading, SheetRow } from './workbook.ts';
-import { readSharedStrings, readSheetPart, SharedStrings } from './xlsx.ts';
-import type { ReadRequest, ToMain, ToWorker } from './xlsxWorkers.ts';
-import { ZipArchive } from './zip.ts';
+import { HttpError } from '../../../lib/errors.ts';
+import type { SheetReading, SheetRow } from '../workbook.ts';
+import { ZipArchive } from '../zip.ts';
+import { readSharedStrings, SharedStrings } from './sharedStrings.ts';
+import { readSheetPart } from './sheet.ts';
+import type { ReadRequest, ToMain, ToWorker } from './workers.ts';
 
 /**
- * The worker side of xlsxWorkers.ts: inflates and parses one sheet at a time and posts its rows
+ * The worker side of workers.ts: inflates and parses one sheet at a time and posts its rows
  * to the main thread in the packed form of `packRows`, at most `credits` batches ahead of what
  * the main thread has taken.
  */

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { badRequest } from '../lib/errors.ts';
+import { badRequest } from '../../lib/errors.ts';
 
 /**
  * What an uploaded file may make the readers do (DESIGN.md principle 15). Every reader refuses,

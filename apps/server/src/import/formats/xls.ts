@@ -1,4 +1,4 @@
-import { badRequest } from '../lib/errors.ts';
+import { badRequest } from '../../lib/errors.ts';
 import { MAX_COLUMNS, nulRefused, Slice, tooManyColumns } from './bounds.ts';
 import { CompoundFile, corruptXls } from './cfb.ts';
 import { ROW_BATCH, type SheetReading, type SheetRow, type Workbook } from './workbook.ts';

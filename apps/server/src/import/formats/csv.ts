@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { badRequest } from '../lib/errors.ts';
+import { badRequest } from '../../lib/errors.ts';
 import { MAX_COLUMNS, Slice } from './bounds.ts';
 import { ROW_BATCH, type SheetReading, type SheetRow, type Workbook } from './workbook.ts';
 

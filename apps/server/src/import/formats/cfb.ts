@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { badRequest } from '../lib/errors.ts';
+import { badRequest } from '../../lib/errors.ts';
 
 /**
  * A reader for the OLE2 compound file container (MS-CFB) that holds .xls workbooks and
