@@ -16,7 +16,7 @@ import { serialiseListState } from './listState.ts';
 import { Pager } from './Pager.tsx';
 import { SavedViewsMenu } from './SavedViewsMenu.tsx';
 import { layoutInUse, useOpenedView, useViewFromAddress } from './savedViews.ts';
-import { ColumnsMenu, DensityToggle } from './TableTools.tsx';
+import { ColumnsMenu, DensityToggle, SortButtons } from './TableTools.tsx';
 import { useListController } from './useListController.ts';
 import { useRowKeyboard } from './useRowKeyboard.ts';
 
@@ -126,6 +126,9 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
         )}
         {declaration.columns && (
           <DensityToggle density={preferences.density} onChange={preferences.setDensity} />
+        )}
+        {declaration.renderRows && declaration.sortFields && (
+          <SortButtons fields={declaration.sortFields} sort={list.state.sort} onSort={list.sortBy} />
         )}
         <SavedViewsMenu
           list={listKey}

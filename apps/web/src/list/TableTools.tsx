@@ -2,7 +2,10 @@ import { ActionIcon, Button, Checkbox, Group, Popover, SegmentedControl, Stack, 
 import type { ColumnLayout, Density } from '@obd/contract';
 import { useState } from 'react';
 import { moveColumn, orderedColumns, toggleColumn } from './columnLayout.ts';
+import { readableHeader } from './columns.tsx';
 import type { Column } from './declaration.ts';
+import { SortHeader } from './SortHeader.tsx';
+import type { ListSort } from './sortState.ts';
 
 /**
  * The table's menu of columns (issue 12): show or hide each, move it up or down (buttons, so a
@@ -93,5 +96,31 @@ export function DensityToggle({
         { value: 'compact', label: 'Compact' },
       ]}
     />
+  );
+}
+
+/**
+ * The sort of a list drawn without a table (cards, a list of names): no header to click, so one
+ * sort button per sortable field beside the other tools, each cycling ascending, descending and
+ * the list's own order as a header does.
+ */
+export function SortButtons({
+  fields,
+  sort,
+  onSort,
+}: {
+  fields: readonly string[];
+  sort: ListSort | undefined;
+  onSort: (field: string) => void;
+}) {
+  return (
+    <Group gap="xs" role="group" aria-label="Sort">
+      <Text size="xs" c="dimmed">
+        Sort by
+      </Text>
+      {fields.map((field) => (
+        <SortHeader key={field} header={readableHeader(field)} field={field} sort={sort} onSort={onSort} />
+      ))}
+    </Group>
   );
 }

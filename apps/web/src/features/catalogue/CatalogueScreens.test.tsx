@@ -4,12 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { ListScreen } from '../../list/ListScreen.tsx';
 import { installFakeFetch, jsonResponse } from '../../test/fakeFetch.ts';
 import { renderRoutes } from '../../test/renderRoutes.tsx';
-import { bikeMakeList, coverageData, mechanicCommands } from './declarations.tsx';
+import { actuationCommands, bikeMakeList, coverageData, mechanicCommands } from './declarations.tsx';
 
 const routes = [
   { path: '/Api1', element: <ListScreen declaration={coverageData} /> },
   { path: '/Api2', element: <ListScreen declaration={mechanicCommands} /> },
   { path: '/BikeMakeList', element: <ListScreen declaration={bikeMakeList} /> },
+  { path: '/ActuationCommands', element: <ListScreen declaration={actuationCommands} /> },
 ];
 
 const makes = { data: [{ name: 'Honda', segment: 'car' }] };
@@ -220,5 +221,34 @@ describe('Bike Make List (/BikeMakeList): fetch as the operator types', { timeou
 
     fireEvent.change(input, { target: { value: '' } });
     await waitFor(() => expect(router.state.location.search).toBe('?segement='));
+  });
+});
+
+describe('sorting the lists drawn without a table', { timeout: 20_000 }, () => {
+  it('coverage sorts by a header; actuation cards by the group name from a sort button', async () => {
+    const calls = installFakeFetch((call) => {
+      if (call.url.pathname === '/api/getCoverage')
+        return jsonResponse({
+          coverages: [{ id: 1, make: 'Honda', function_name: 'ABS bleed', function_type: 'special' }],
+          total: 1,
+        });
+      if (call.url.pathname === '/api/ActuationCommands')
+        return jsonResponse({ data: [{ actuation_type: 'Horn', message: null, details: [] }], total: 1 });
+      return jsonResponse(makes);
+    });
+    const { router } = renderRoutes(routes, '/Api1');
+    const table = await screen.findByRole('table');
+    fireEvent.click(within(table).getByRole('button', { name: /^Function Type/ }));
+    await waitFor(() => expect(calls.at(-1)?.params).toMatchObject({ sort: 'function_type', order: 'asc' }));
+
+    await router.navigate('/ActuationCommands');
+    const sortGroup = await screen.findByRole('group', { name: 'Sort' });
+    fireEvent.click(within(sortGroup).getByRole('button', { name: /^Actuation Type/ }));
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=actuation_type&order=asc'));
+    await waitFor(() => expect(calls.at(-1)?.params).toMatchObject({ sort: 'actuation_type', order: 'asc' }));
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'Sort' })).getByRole('button', { name: /^Actuation Type/ }),
+    );
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=actuation_type&order=desc'));
   });
 });

@@ -1,4 +1,5 @@
 import {
+  ACTUATION_COMMAND_SORT_FIELDS,
   ACTUATION_COMMANDS_PAGE_SIZE,
   ACTUATION_COMMANDS_PATH,
   actuationCommandListSchema,
@@ -37,6 +38,7 @@ import {
   ODOMETER_SORT_FIELDS,
   type OdometerRow,
   odometerListSchema,
+  SPF_COMMAND_SORT_FIELDS,
   SPF_COMMANDS_PAGE_SIZE,
   SPF_COMMANDS_PATH,
   spfCommandListSchema,
@@ -246,6 +248,8 @@ export const actuationCommands = defineList({
   pageSize: ACTUATION_COMMANDS_PAGE_SIZE,
   filters: VEHICLE_FILTERS,
   renderRows: (rows) => <ActuationCards groups={rows} />,
+  // Cards of whole groups: sorted by the group's name only (sort buttons, no header).
+  sortFields: ACTUATION_COMMAND_SORT_FIELDS,
   messages: {
     error: 'Failed to fetch actuation commands.',
     emptyFiltered: 'No actuation data found for the specified criteria.',
@@ -260,6 +264,7 @@ export const spfCommands = defineList({
   pageSize: SPF_COMMANDS_PAGE_SIZE,
   filters: VEHICLE_FILTERS,
   renderRows: (rows) => <SpfCards groups={rows} />,
+  sortFields: SPF_COMMAND_SORT_FIELDS,
   messages: {
     error: 'Failed to fetch SPF commands. Please try again later.',
     emptyFiltered: 'No data found for the given car details.',
