@@ -410,6 +410,79 @@ describe.each(DIALECTS)('overview on %s', (dialect) => {
     }
   });
 
+  it('opens each mark as a list giving the same rows: a segment of a day, actuations and new users of the period, imports of a day', async () => {
+    const period = 'from=2026-03-01&to=2026-03-31';
+    const body = (await t.app.inject({ url: `/api/overview?${period}`, headers })).json();
+    const total = async (url: string) => {
+      const res = await t.app.inject({ url, headers });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().total as number;
+    };
+    // A segment of a day's bar: the scans of that day whose make is of that segment ('other': no such make).
+    const scans = await rows<{ make: string; scan_start_time: string; scan_end_time: string | null }>(
+      'SELECT make, scan_start_time, scan_end_time FROM scans',
+    );
+    const makes = await rows<{ name: string; segment: string }>('SELECT name, segment FROM makes');
+    const segmentOf = (make: string) => makes.find((m) => m.name === make)?.segment ?? 'other';
+    for (const day of ['2026-03-01', '2026-03-02', '2026-03-10']) {
+      const bar = body.scansPerDay.find((r: { day: string }) => r.day === day);
+      for (const segment of [...SEGMENTS, 'other']) {
+        const want = scans.filter(
+          (s) =>
+            s.scan_start_time >= `${day}T00:00:00.000Z` &&
+            s.scan_end_time !== null &&
+            s.scan_end_time <= `${day}T23:59:59.999Z` &&
+            segmentOf(s.make) === segment,
+        ).length;
+        const url = `/api/ScanDetail?scan_start_time=${day}&scan_end_time=${day}&segment=${segment}`;
+        expect(await total(url), url).toBe(want);
+        // The bar's segment counts every scan started that day (the list: those that also end that day).
+        const started = scans.filter(
+          (s) => s.scan_start_time.slice(0, 10) === day && segmentOf(s.make) === segment,
+        ).length;
+        expect(bar?.[segment] ?? 0, `${day} ${segment}`).toBe(started);
+      }
+    }
+    expect(await total('/api/ScanDetail?segment=CAR')).toBe(
+      scans.filter((s) => segmentOf(s.make) === 'car').length,
+    );
+    expect(await total('/api/ScanDetail?segment=other')).toBe(
+      scans.filter((s) => segmentOf(s.make) === 'other').length,
+    );
+    expect(await total('/api/ScanDetail?segment=nonsense')).toBe(0);
+    // The actuation and new-user figures: their lists over the same days.
+    expect(await total('/api/ActuationsDetail?created_from=2026-03-01&created_to=2026-03-31')).toBe(
+      body.figures.actuationRuns.value,
+    );
+    const users = await t.app.inject({
+      url: '/api/users?created_from=2026-03-01&created_to=2026-03-31',
+      headers,
+    });
+    expect(users.statusCode, users.body).toBe(200);
+    expect(users.json().total).toBe(body.figures.newUsers.value);
+    // A day of imports, and one outcome of it.
+    const importsOf = async (query: string) => {
+      const res = await t.app.inject({ url: `/api/imports?${query}`, headers: editor });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().total as number;
+    };
+    const day = body.importsPerDay.find((r: { day: string }) => r.day === '2026-03-03');
+    expect(await importsOf('day=2026-03-03&status=failed')).toBe(day.failed);
+    expect(await importsOf('day=2026-03-03&status=succeeded')).toBe(day.succeeded);
+    expect(await importsOf('day=2026-03-03')).toBe(day.failed + day.succeeded + day.running);
+    expect(await importsOf('day=2026-02-03')).toBe(1);
+    // Hostile values: a sentence, never a 500.
+    for (const url of [
+      '/api/imports?day=yesterday',
+      '/api/imports?day=2026-13-45',
+      '/api/users?created_from=soon',
+      '/api/ActuationsDetail?created_to=x',
+    ]) {
+      const res = await t.app.inject({ url, headers: editor });
+      expect(res.statusCode, url).toBe(400);
+    }
+  });
+
   it('defaults to the last 30 days, today included', async () => {
     const res = await t.app.inject({ url: '/api/overview', headers });
     expect(res.statusCode, res.body).toBe(200);

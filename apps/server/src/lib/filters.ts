@@ -27,7 +27,8 @@ export type FilterRule =
   | { match: 'namedCI'; column: string; table: string }
   | { match: 'modelNamedCI'; column: string; makeColumn: string }
   | { match: 'within'; column: string; to: string }
-  | { match: 'reportedCode'; column: string };
+  | { match: 'reportedCode'; column: string }
+  | { match: 'segmentOfMake'; column: string };
 
 export type FilterRules<Q> = Partial<Record<keyof Q, FilterRule>>;
 
@@ -84,6 +85,11 @@ function namedIds(e: AnyEb, table: string, selected: string, name: string) {
  * case-insensitive: migration 011's `scan_dtcs`, kept by triggers on scans.
  */
 export const reportedCode = (column: string): FilterRule => ({ match: 'reportedCode', column });
+/**
+ * `column` holds a make's name whose segment (`makes.segment`) is the value, case-insensitive;
+ * `other`: a make the makes table does not name (as migration 011's overview counters segment scans).
+ */
+export const segmentOfMake = (column: string): FilterRule => ({ match: 'segmentOfMake', column });
 
 /** The AND of every rule whose parameter is present in the (already validated) query. */
 export function whereFilters<DB, TB extends keyof DB, Q extends object>(
@@ -145,6 +151,15 @@ export function whereFilters<DB, TB extends keyof DB, Q extends object>(
           sql<SqlBool>`${sql.ref(column)} IN (SELECT scan_id FROM scan_dtcs WHERE dtc = ${String(value).trim().toUpperCase()})`,
         );
         break;
+      case 'segmentOfMake': {
+        const segment = String(value).trim().toLowerCase();
+        conditions.push(
+          segment === 'other'
+            ? sql<SqlBool>`${sql.ref(column)} NOT IN (SELECT name FROM makes)`
+            : sql<SqlBool>`${sql.ref(column)} IN (SELECT name FROM makes WHERE lower(segment) = ${segment})`,
+        );
+        break;
+      }
       case 'within':
         conditions.push(
           e.and([

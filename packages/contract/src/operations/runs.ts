@@ -36,6 +36,8 @@ export const scanQuerySchema = pagingSchema(RUNS_PAGE_SIZE).extend({
   app_version: textFilter,
   /** Reported DTC (issue 13): scans whose decoded fault codes include this code, exact, case-insensitive. */
   dtc: textFilter,
+  /** Segment of the scan's make (issue 13: a segment of the Overview's scans-per-day bars); `other`: a make not in the makes table. */
+  segment: textFilter,
 });
 export type ScanQuery = z.infer<typeof scanQuerySchema>;
 
@@ -172,6 +174,9 @@ export const actuationRunQuerySchema = pagingSchema(RUNS_PAGE_SIZE).extend({
   actuation_type: textFilter,
   actuation_option: textFilter,
   user_car_model_id: wholeNumberFilter,
+  /** Created on or after / on or before (issue 13: the Overview's actuation figure opens its period). */
+  created_from: fromTime,
+  created_to: toTime,
 });
 export type ActuationRunQuery = z.infer<typeof actuationRunQuerySchema>;
 export const actuationRunRowSchema = z.object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pagingSchema, textFilter } from '../common/list.ts';
 import { sortSchema } from '../common/sort.ts';
+import { fromTime, toTime } from './filters.ts';
 
 export const USERS_PATH = '/api/users';
 export const USER_FACETS_PATH = '/api/users/facets';
@@ -27,6 +28,9 @@ export const userQuerySchema = pagingSchema(USERS_PAGE_SIZE).extend({
   email: textFilter,
   plan: textFilter,
   status: textFilter,
+  /** Created on or after / on or before (issue 13: the Overview's new-users figure opens its period). */
+  created_from: fromTime,
+  created_to: toTime,
 });
 export type UserQuery = z.infer<typeof userQuerySchema>;
 

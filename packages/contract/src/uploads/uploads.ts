@@ -238,6 +238,15 @@ const optionalEnum = <T extends readonly [string, ...string[]]>(values: T, name:
 export const importHistoryQuerySchema = pagingSchema(IMPORT_HISTORY_PAGE_SIZE).extend({
   kind: optionalEnum(IMPORT_KINDS, 'kind'),
   status: optionalEnum(IMPORT_STATUSES, 'status'),
+  /** Started on this day, UTC (issue 13: a bar of the Overview's imports per day). */
+  day: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v))), {
+      message: 'day must be a date such as 2025-03-01',
+    }),
 });
 export type ImportHistoryQuery = z.infer<typeof importHistoryQuerySchema>;
 

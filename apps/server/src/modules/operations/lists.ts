@@ -17,6 +17,7 @@ import {
   type FilterRules,
   flag,
   reportedCode,
+  segmentOfMake,
 } from '../../lib/filters.ts';
 import type { SortShape } from '../../lib/sort.ts';
 
@@ -62,6 +63,8 @@ export const users = {
     email: contains('u.email'),
     plan: equalsIgnoringCase('u.plan'),
     status: equalsIgnoringCase('u.status'),
+    created_from: atLeast('u.created_at'),
+    created_to: atMost('u.created_at'),
   } satisfies FilterRules<UserQuery>,
   /** The allow-list of decisions §4: no token or password hash is ever selected. */
   columns: [
@@ -115,6 +118,7 @@ export const scans = {
     type: contains('type', SEARCH.scans),
     app_version: contains('app_version', SEARCH.scans),
     dtc: reportedCode('id'),
+    segment: segmentOfMake('make'),
   } satisfies FilterRules<ScanQuery>,
   columns: [
     'id',
@@ -262,6 +266,8 @@ export const actuationRuns = {
     actuation_type: contains('actuation_type', SEARCH.actuation_runs),
     actuation_option: contains('actuation_option', SEARCH.actuation_runs),
     user_car_model_id: exact('user_car_model_id'),
+    created_from: atLeast('created_at'),
+    created_to: atMost('created_at'),
   } satisfies FilterRules<ActuationRunQuery>,
   columns: [
     'id',

@@ -97,6 +97,12 @@ export async function listImports(
     const conditions = [];
     if (q.kind) conditions.push(eb('imports.kind', '=', q.kind));
     if (q.status) conditions.push(eb('imports.status', '=', q.status));
+    if (q.day) {
+      // Started on that day (UTC), through 011's index on the start time.
+      const next = new Date(Date.parse(`${q.day}T00:00:00.000Z`) + 86_400_000).toISOString();
+      conditions.push(eb('imports.started_at', '>=', `${q.day}T00:00:00.000Z`));
+      conditions.push(eb('imports.started_at', '<', next));
+    }
     return eb.and(conditions);
   });
   const [rows, count] = await Promise.all([

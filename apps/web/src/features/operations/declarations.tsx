@@ -82,6 +82,13 @@ const USER_FILTERS: readonly FilterField<QueryFilterName<UserQuery>>[] = [
   { kind: 'text', name: 'email', label: 'Email', placeholder: 'e.g. gmail.com' },
   { kind: 'loadedSelect', name: 'plan', label: 'Plan', source: facet('plans') },
   { kind: 'loadedSelect', name: 'status', label: 'Status', source: facet('statuses') },
+  // Issue 13: the Overview's new-users figure opens the users created in its period.
+  {
+    kind: 'dateRange',
+    label: 'Created',
+    from: { name: 'created_from', label: 'Created on or after' },
+    to: { name: 'created_to', label: 'Created on or before' },
+  },
 ];
 
 export const usersList = defineList({
@@ -118,6 +125,20 @@ const SCAN_FILTERS: readonly FilterField<QueryFilterName<ScanQuery>>[] = [
   { kind: 'text', name: 'app_version', label: 'App Version' },
   // Issue 13: scans whose decoded fault codes include this code (the Overview's top fault codes link here).
   { kind: 'text', name: 'dtc', label: 'Reported DTC', placeholder: 'e.g. P0300' },
+  // Issue 13: the segment of the scan's make (a segment of the Overview's scans-per-day bars).
+  {
+    kind: 'select',
+    name: 'segment',
+    label: 'Segment',
+    options: [
+      { value: '', label: 'All segments' },
+      { value: 'car', label: 'Car' },
+      { value: 'bike', label: 'Bike' },
+      { value: 'three_wheeler', label: 'Three-wheeler' },
+      { value: 'hcv', label: 'HCV' },
+      { value: 'other', label: 'Other (make not in the catalogue)' },
+    ],
+  },
 ];
 
 export const scansList = defineList({
@@ -212,6 +233,13 @@ const ACTUATION_FILTERS: readonly FilterField<QueryFilterName<ActuationRunQuery>
   { kind: 'text', name: 'actuation_type', label: 'Actuation Type' },
   { kind: 'text', name: 'actuation_option', label: 'Actuation Option' },
   { kind: 'text', name: 'user_car_model_id', label: 'User Car Model ID' },
+  // Issue 13: the Overview's actuation figure opens the runs of its period.
+  {
+    kind: 'dateRange',
+    label: 'Created',
+    from: { name: 'created_from', label: 'Created on or after' },
+    to: { name: 'created_to', label: 'Created on or before' },
+  },
 ];
 
 export const actuationsList = defineList({

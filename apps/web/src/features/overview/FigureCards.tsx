@@ -23,9 +23,9 @@ export function FigureCards({ data, links }: { data: Overview; links: OverviewLi
   const cards: { label: string; figure: OverviewFigure; href?: string; note?: string }[] = [
     { label: 'Scans', figure: f.scans, href: links.scans() },
     { label: 'Special-function runs', figure: f.specialFunctionRuns, href: links.specialFunctions() },
-    { label: 'Actuation runs', figure: f.actuationRuns },
+    { label: 'Actuation runs', figure: f.actuationRuns, href: links.actuations() },
     { label: 'App users who scanned', figure: f.scanningUsers },
-    { label: 'New app users', figure: f.newUsers },
+    { label: 'New app users', figure: f.newUsers, href: links.newUsers() },
     {
       label: 'Imports',
       figure: f.imports,

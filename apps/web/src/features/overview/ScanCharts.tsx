@@ -23,7 +23,7 @@ export function ScansPerDay({ data, links }: { data: Overview; links: OverviewLi
   return (
     <ChartCard
       title="Scans per day"
-      description="By segment; a bar opens that day's scans"
+      description="By segment; a segment of a bar opens that day's scans of that segment"
       empty={data.figures.scans.value === 0 && 'No scans in this period.'}
       chart={
         <BarChart
@@ -34,10 +34,11 @@ export function ScansPerDay({ data, links }: { data: Overview; links: OverviewLi
           series={SEGMENT_SERIES.map((s) => ({ ...s }))}
           withLegend
           xAxisProps={{ tickFormatter: shortDay }}
-          barProps={{
+          barProps={(series) => ({
             style: { cursor: 'pointer' },
-            onClick: (bar) => navigate(links.scansOnDay(rowOf<{ day: string }>(bar).day)),
-          }}
+            onClick: (bar: { payload?: unknown }) =>
+              navigate(links.scansOnDayOfSegment(rowOf<{ day: string }>(bar).day, series.name)),
+          })}
         />
       }
       table={
@@ -48,7 +49,15 @@ export function ScansPerDay({ data, links }: { data: Overview; links: OverviewLi
             key: r.day,
             cells: [
               r.day,
-              ...SEGMENT_SERIES.map((s) => count(r[s.name])),
+              ...SEGMENT_SERIES.map((s) =>
+                r[s.name] > 0 ? (
+                  <Anchor key={s.name} component={Link} to={links.scansOnDayOfSegment(r.day, s.name)}>
+                    {count(r[s.name])}
+                  </Anchor>
+                ) : (
+                  count(0)
+                ),
+              ),
               <Anchor key="total" component={Link} to={links.scansOnDay(r.day)}>
                 {count(total(r))}
               </Anchor>,

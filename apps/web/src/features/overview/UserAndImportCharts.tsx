@@ -75,7 +75,7 @@ export function ImportsPerDay({ data, links }: { data: Overview; links: Overview
   return (
     <ChartCard
       title="Imports per day"
-      description="By outcome; a bar opens the import history at that outcome"
+      description="By outcome; a bar opens the import history of that day at that outcome"
       empty={rows.length === 0 && 'No imports in this period.'}
       chart={
         <BarChart
@@ -88,7 +88,8 @@ export function ImportsPerDay({ data, links }: { data: Overview; links: Overview
           series={IMPORT_SERIES.map((s) => ({ ...s }))}
           barProps={(series) => ({
             style: { cursor: 'pointer' },
-            onClick: () => navigate(links.imports(series.name)),
+            onClick: (bar: { payload?: unknown }) =>
+              navigate(links.importsOnDay(rowOf<{ day: string }>(bar).day, series.name)),
           })}
         />
       }
@@ -98,7 +99,20 @@ export function ImportsPerDay({ data, links }: { data: Overview; links: Overview
           head={['Day', ...IMPORT_SERIES.map((s) => s.label)]}
           rows={rows.map((r) => ({
             key: r.day,
-            cells: [r.day, ...IMPORT_SERIES.map((s) => count(r[s.name]))],
+            cells: [
+              <Anchor key="day" component={Link} to={links.importsOnDay(r.day)}>
+                {r.day}
+              </Anchor>,
+              ...IMPORT_SERIES.map((s) =>
+                r[s.name] > 0 ? (
+                  <Anchor key={s.name} component={Link} to={links.importsOnDay(r.day, s.name)}>
+                    {count(r[s.name])}
+                  </Anchor>
+                ) : (
+                  count(0)
+                ),
+              ),
+            ],
           }))}
         />
       }

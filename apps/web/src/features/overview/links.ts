@@ -2,7 +2,13 @@ import type { FilterField } from '../../list/declaration.ts';
 import { filterParams, listHref } from '../../list/listState.ts';
 import { coverageData } from '../catalogue/declarations.tsx';
 import { faultCodeList } from '../faultCodes/declarations.tsx';
-import { OPERATIONS_PATHS, scansList, specialFunctionsList, usersList } from '../operations/declarations.tsx';
+import {
+  actuationsList,
+  OPERATIONS_PATHS,
+  scansList,
+  specialFunctionsList,
+  usersList,
+} from '../operations/declarations.tsx';
 import { IMPORT_HISTORY_PATHS, importHistoryList } from '../uploads/importHistory.tsx';
 
 /**
@@ -21,6 +27,7 @@ interface ListTarget {
 export const LIST_TARGETS = {
   scans: { path: OPERATIONS_PATHS.scans, filters: scansList.filters },
   specialFunctions: { path: OPERATIONS_PATHS.specialFunctions, filters: specialFunctionsList.filters },
+  actuations: { path: OPERATIONS_PATHS.actuations, filters: actuationsList.filters },
   users: { path: OPERATIONS_PATHS.users, filters: usersList.filters },
   faultCodes: { path: '/FaultCodeList', filters: faultCodeList.filters },
   coverage: { path: '/Api1', filters: coverageData.filters },
@@ -56,15 +63,20 @@ export function overviewLinks(period: { from: string; to: string }) {
   return {
     scans: () => listLink('scans', inPeriod),
     scansOnDay: (day: string) => listLink('scans', scanPeriod(day, day)),
+    scansOnDayOfSegment: (day: string, segment: string) =>
+      listLink('scans', { ...scanPeriod(day, day), segment }),
     scansOfMake: (make: string) => listLink('scans', { ...inPeriod, make }),
     scansOfVersion: (version: string) => listLink('scans', { ...inPeriod, app_version: version }),
     scansReporting: (dtc: string) => listLink('scans', { ...inPeriod, dtc }),
     faultCode: (dtc: string) => listLink('faultCodes', { dtc }),
     specialFunctions: () => listLink('specialFunctions', inPeriod),
+    actuations: () => listLink('actuations', { created_from: period.from, created_to: period.to }),
+    newUsers: () => listLink('users', { created_from: period.from, created_to: period.to }),
     usersOfPlan: (plan: string) => listLink('users', { plan }),
     usersOfStatus: (status: string) => listLink('users', { status }),
     coverageOfMake: (make: string) => listLink('coverage', { make }),
     imports: (status?: string) => listLink('imports', { status }),
+    importsOnDay: (day: string, status?: string) => listLink('imports', { day, status }),
   };
 }
 

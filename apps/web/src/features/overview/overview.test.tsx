@@ -128,6 +128,29 @@ describe('Overview', { timeout: 20_000 }, () => {
     await waitFor(() => expect(calls.at(-1)?.params).toEqual({ from: '2026-06-01', to: '2026-06-30' }));
   });
 
+  it('every figure and each segment of a day and each day of imports is a door to its list', async () => {
+    installFakeFetch(() => jsonResponse(fixture));
+    renderRoutes(routes, '/Overview?from=2026-06-01&to=2026-06-30');
+    await within(await screen.findByRole('region', { name: 'Actuation runs' })).findByText('3');
+    expect(within(card('Actuation runs')).getByRole('link', { name: '3' }).getAttribute('href')).toBe(
+      '/ActuationsDetail?created_from=2026-06-01&created_to=2026-06-30',
+    );
+    expect(within(card('New app users')).getByRole('link', { name: '5' }).getAttribute('href')).toBe(
+      '/UsersTable?created_from=2026-06-01&created_to=2026-06-30',
+    );
+    showTable('Scans per day');
+    expect(within(card('Scans per day')).getByRole('link', { name: '3' }).getAttribute('href')).toBe(
+      '/ObdScanReport?scan_start_time=2026-06-01&scan_end_time=2026-06-01&segment=car',
+    );
+    showTable('Imports per day');
+    expect(
+      within(card('Imports per day')).getByRole('link', { name: '2026-06-03' }).getAttribute('href'),
+    ).toBe('/ImportHistory?day=2026-06-03');
+    expect(within(card('Imports per day')).getByRole('link', { name: '1' }).getAttribute('href')).toBe(
+      '/ImportHistory?status=failed&day=2026-06-03',
+    );
+  });
+
   it('a failed overview shows the server’s sentence', async () => {
     installFakeFetch(() =>
       jsonResponse({ error: 'from must be a date such as 2026-03-01', code: 'BAD_REQUEST' }, 400),
@@ -150,6 +173,13 @@ describe('Overview links and period', () => {
     expect(links.specialFunctions()).toBe(
       '/SpecilaFunction?scan_start_time=2026-06-01&scan_end_time=2026-06-30',
     );
+    // Issue 13 gaps: a segment of a day's bar, a day of imports, the actuation and new-user figures.
+    expect(links.scansOnDayOfSegment('2026-06-03', 'three_wheeler')).toBe(
+      '/ObdScanReport?scan_start_time=2026-06-03&scan_end_time=2026-06-03&segment=three_wheeler',
+    );
+    expect(links.importsOnDay('2026-06-03', 'failed')).toBe('/ImportHistory?status=failed&day=2026-06-03');
+    expect(links.actuations()).toBe('/ActuationsDetail?created_from=2026-06-01&created_to=2026-06-30');
+    expect(links.newUsers()).toBe('/UsersTable?created_from=2026-06-01&created_to=2026-06-30');
     // A filter the list does not declare is dropped, as the list drops it from a pasted address.
     expect(listLink('users', { nonsense: 'x', email: ' a@b.c ' })).toBe('/UsersTable?email=a%40b.c');
     expect(Object.keys(LIST_TARGETS)).toContain('scans');
