@@ -37,7 +37,14 @@ interface Load {
   jsFiles: number;
   jsTransferKb: number;
   jsDecodedKb: number;
+  /** API requests by path (without the query) until then: the list's must be asked once. */
+  api: Record<string, number>;
+  /** JavaScript files fetched whose name starts with one of WATCHED_CHUNKS (none expected). */
+  watched: string[];
 }
+
+/** Chunks a list's first load must not fetch: the search palette and the other screens' declarations. */
+const WATCHED_CHUNKS = ['SearchPalette', 'Spotlight', 'links', 'importHistory'];
 
 /**
  * Runs in the page before its scripts: notes when `selector` first matches (a MutationObserver,
@@ -108,7 +115,14 @@ async function load(context: BrowserContext, url: string, selector: string): Pro
       const js = (performance.getEntriesByType('resource') as unknown as ResourceEntry[]).filter((entry) =>
         entry.name.endsWith('.js'),
       );
+      const api: Record<string, number> = {};
+      for (const entry of performance.getEntriesByType('resource') as unknown as ResourceEntry[]) {
+        const url = new URL(entry.name);
+        if (url.pathname.startsWith('/api/')) api[url.pathname] = (api[url.pathname] ?? 0) + 1;
+      }
       return {
+        api,
+        files: js.map((entry) => new URL(entry.name).pathname.split('/').pop() ?? ''),
         firstRowsMs: vitals.firstRows,
         lcpMs: vitals.lcp ?? Number.NaN,
         jsFiles: js.length,
@@ -116,7 +130,9 @@ async function load(context: BrowserContext, url: string, selector: string): Pro
         jsDecodedKb: js.reduce((sum, entry) => sum + entry.decodedBodySize, 0) / 1000,
       };
     });
-    return { ...page, mainThreadCpuMs };
+    const { files, ...rest } = page;
+    const watched = files.filter((file) => WATCHED_CHUNKS.some((name) => file.startsWith(`${name}-`)));
+    return { ...rest, watched, mainThreadCpuMs };
   } finally {
     await tab.close();
   }
@@ -127,11 +143,18 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
+type NumericKey = { [K in keyof Load]: Load[K] extends number ? K : never }[keyof Load];
+
 function summary(name: string, cache: string, loads: Load[]): string {
-  const pick = (key: keyof Load) => loads.map((entry) => entry[key]);
+  const pick = (key: NumericKey) => loads.map((entry) => entry[key]);
   const ms = (values: number[]) =>
     `median ${Math.round(median(values))} ms, max ${Math.round(Math.max(...values))} ms`;
-  return `${name.padEnd(10)} ${cache.padEnd(4)} cache: first rows ${ms(pick('firstRowsMs'))}; LCP ${ms(pick('lcpMs'))}; main-thread CPU ${ms(pick('mainThreadCpuMs'))}; JS ${median(pick('jsFiles'))} files, ${median(pick('jsTransferKb')).toFixed(1)} kB transferred (${median(pick('jsDecodedKb')).toFixed(1)} kB decoded); ${loads.length} loads`;
+  const last = loads.at(-1);
+  const api = Object.entries(last?.api ?? {})
+    .map(([path, count]) => `${path} ×${count}`)
+    .join(', ');
+  const watched = [...new Set(loads.flatMap((entry) => entry.watched))];
+  return `${name.padEnd(10)} ${cache.padEnd(4)} cache: API asked (last load) ${api || 'nothing'}; palette/other chunks fetched: ${watched.join(', ') || 'none'}; first rows ${ms(pick('firstRowsMs'))}; LCP ${ms(pick('lcpMs'))}; main-thread CPU ${ms(pick('mainThreadCpuMs'))}; JS ${median(pick('jsFiles'))} files, ${median(pick('jsTransferKb')).toFixed(1)} kB transferred (${median(pick('jsDecodedKb')).toFixed(1)} kB decoded); ${loads.length} loads`;
 }
 
 export async function benchWebVitals(): Promise<string[]> {
