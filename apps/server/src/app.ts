@@ -16,7 +16,7 @@ import { registerErrorHandler } from './lib/errorHandler.ts';
 import { registerHousekeeping } from './lib/housekeeping.ts';
 import { registerNulGuard } from './lib/nulGuard.ts';
 import { registerOpenApi } from './lib/openapi.ts';
-import { registerResponseCache } from './lib/responseCache.ts';
+import { cachedRoutes, registerResponseCache } from './lib/responseCache.ts';
 import { auditRoutes } from './modules/audit/routes.ts';
 import { catalogueRoutes } from './modules/catalogue/routes.ts';
 import { faultCodeRoutes } from './modules/faultCodes/routes.ts';
@@ -105,8 +105,11 @@ export async function buildApp({ config, db, logger }: AppOptions): Promise<Fast
   const exports = new ExportRegistry();
   operatorRoutes(app, db, exports);
   auditRoutes(app, db, exports);
-  faultCodeRoutes(app, db, exports);
-  catalogueRoutes(app, db, exports);
+  // Reference data, which changes only by import: its answers are kept (lib/responseCache.ts).
+  cachedRoutes(app, () => {
+    faultCodeRoutes(app, db, exports);
+    catalogueRoutes(app, db, exports);
+  });
   uploadRoutes(app, db);
   undoRoutes(app, db);
   // Stale upload folders and abandoned imports at start; expired rows hourly (timers stop on close).

@@ -5,13 +5,16 @@ import { forbidden, unauthorized } from '../lib/errors.ts';
 import { VersionedCache } from '../lib/versionedCache.ts';
 import { readSession, type SessionRow, type SignedInOperator, sessionOperator } from './repository.ts';
 import { hashToken } from './tokens.ts';
+import { type TouchWrite, touchWithAlias, VersionAliases } from './touch.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in operator; set on every route that is not public. */
     operator?: SignedInOperator;
-    /** The database's data version when the request began (`Db.dataVersion`); private routes. */
+    /** The database's data version when the request began (`Db.dataVersion`); cached routes only. */
     dataVersion?: string;
+    /** The version its kept answer is keyed by: `dataVersion`, session touches seen through (touch.ts). */
+    cacheVersion?: string;
   }
   interface FastifyContextConfig {
     /** Reachable without signing in (login, sign-up, health). */
@@ -47,10 +50,14 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 export function registerAuthentication(app: FastifyInstance, db: Db) {
   // Session rows by token hash, valid while nothing in the database changes: a sign-out or
   // revocation in any process changes the data version and so retires them all. Expiry and idle
-  // time are still judged on every request (`sessionOperator`).
+  // time are still judged on every request (`sessionOperator`). Used by the routes whose answers
+  // are kept (lib/responseCache.ts), which read the data version anyway; every other private
+  // request reads its session row and waits for no version.
   const sessions = new VersionedCache<SessionRow>(10_000);
-  const operatorOf = async (token: string, version: string) => {
-    const hash = hashToken(token);
+  const aliases = new VersionAliases();
+  const touch = (write: TouchWrite) => touchWithAlias(db, aliases, write);
+  const sessionOf = async (hash: string, version: string | undefined) => {
+    if (version === undefined) return readSession(db.reader, hash);
     let row = sessions.get(hash, version);
     if (!row) {
       row = await readSession(db.reader, hash);
@@ -58,15 +65,20 @@ export function registerAuthentication(app: FastifyInstance, db: Db) {
       // version differs and this entry is never used.
       if (row) sessions.set(hash, version, row);
     }
-    return row && sessionOperator(db.kysely, row);
+    return row;
   };
 
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     if (config.public || request.is404) return;
     const token = bearerToken(request);
-    request.dataVersion = await db.dataVersion();
-    const operator = token ? await operatorOf(token, request.dataVersion) : undefined;
+    if (config.cached) {
+      request.dataVersion = await db.dataVersion();
+      // What the kept answers are keyed by: the version, with session touches seen through.
+      request.cacheVersion = aliases.resolve(request.dataVersion);
+    }
+    const row = token ? await sessionOf(hashToken(token), request.dataVersion) : undefined;
+    const operator = row && (await sessionOperator(db.kysely, row, touch));
     if (!operator) {
       throw unauthorized(
         token ? 'Your session has ended. Sign in again.' : 'Sign in to continue: this request needs a token.',

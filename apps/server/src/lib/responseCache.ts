@@ -1,12 +1,12 @@
 import zlib from 'node:zlib';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { COMPRESS_MIN_BYTES } from './compression.ts';
 import { VersionedCache } from './versionedCache.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Never answer this signed-in GET from the response cache (its answer is not the data's alone). */
-    uncached?: boolean;
+    /** Answers of this signed-in GET are kept (set by `cachedRoutes` on the reference-data routes). */
+    cached?: boolean;
   }
   interface FastifyRequest {
     /** Answered from the response cache. */
@@ -29,27 +29,49 @@ const acceptsGzip = (request: FastifyRequest) =>
   /\bgzip\b(?!\s*;\s*q=0(\.0*)?\s*(,|$))/i.test(request.headers['accept-encoding'] ?? '');
 
 /**
- * Keeps the JSON answers of signed-in GET requests until the data changes. A list's first page
- * is asked for by every operator who opens the screen and by every sidebar click back to it;
- * while nobody writes, the answer is the same text, so it is sent again instead of being
- * re-queried and re-serialised. Entries are keyed by operator and address (an answer may depend
- * on who asks, e.g. /api/me) and by the data version read before the request's queries ran
- * (`request.dataVersion`, set by the sign-in check), so an answer is never older than the data.
- * Must be registered after the sign-in check: a cached answer is still refused without a session.
+ * Registers the routes `register` adds as routes whose answers are kept (`config.cached`): the
+ * reference data (catalogues, fault codes), which changes only by import. Everything else (the
+ * operations lists, which grow with every scan, the operator's own data) is answered fresh and
+ * waits for no data-version read.
+ */
+export function cachedRoutes<T>(app: FastifyInstance, register: () => T): T {
+  const mark = (route: RouteOptions) => {
+    route.config = { ...(route.config ?? {}), cached: true };
+  };
+  let marking = true;
+  app.addHook('onRoute', (route) => {
+    if (marking) mark(route);
+  });
+  try {
+    return register();
+  } finally {
+    marking = false;
+  }
+}
+
+/**
+ * Keeps the JSON answers of the reference-data routes (`cachedRoutes`) until their data changes.
+ * A catalogue's or the fault codes' first page is asked for by every operator who opens the
+ * screen and by every sidebar click back to it; while nobody imports, the answer is the same
+ * text, so it is sent again instead of being re-queried and re-serialised. Entries are keyed by
+ * operator and address and by the data version read before the request's queries ran
+ * (`request.cacheVersion`, set by the sign-in check, which sees session touches through), so an
+ * answer is never older than the data. Must be registered after the sign-in check: a cached
+ * answer is still refused without a session.
  */
 export function registerResponseCache(app: FastifyInstance) {
   // Room for the gzipped copy too: JSON compresses to well under half its characters.
   const answers = new VersionedCache<Answer>(MAX_BYTES, (a) => 2.5 * a.body.length + 2 * a.type.length + 100);
   /** The cache key of a request whose answer may be kept, else undefined. */
   const keyOf = (request: FastifyRequest): string | undefined => {
-    const { operator, dataVersion } = request;
-    if (request.method !== 'GET' || !operator || dataVersion === undefined) return undefined;
-    return request.routeOptions.config.uncached ? undefined : `${operator.id} ${request.url}`;
+    const { operator, cacheVersion } = request;
+    if (request.method !== 'GET' || !operator || cacheVersion === undefined) return undefined;
+    return request.routeOptions.config.cached ? `${operator.id} ${request.url}` : undefined;
   };
 
   app.addHook('onRequest', async (request, reply) => {
     const key = keyOf(request);
-    const hit = key === undefined ? undefined : answers.get(key, request.dataVersion as string);
+    const hit = key === undefined ? undefined : answers.get(key, request.cacheVersion as string);
     if (!hit) return;
     request.cachedAnswer = true;
     reply.type(hit.type).header('x-cache', 'hit');
@@ -68,7 +90,7 @@ export function registerResponseCache(app: FastifyInstance) {
     if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('application/json'))
-      answers.set(key, request.dataVersion as string, { type, body: payload });
+      answers.set(key, request.cacheVersion as string, { type, body: payload });
     return payload;
   });
 }
