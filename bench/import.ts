@@ -26,6 +26,8 @@ const CODES = Number(process.env.BENCH_IMPORT_CODES ?? 100_000);
 /** Rows on each of the four sheets of the Bulk Uploader workbook: 920,000 make it ~99 MB. */
 const WORKBOOK_ROWS = Number(process.env.BENCH_IMPORT_WORKBOOK_ROWS ?? 920_000);
 const DIR = path.join(os.tmpdir(), 'obd-bench-import');
+/** The PostgreSQL database the benchmark creates and drops (another name for a second run beside). */
+const PG_DB = process.env.BENCH_IMPORT_PG_DB ?? 'obd_bench_import';
 
 async function files() {
   fs.mkdirSync(DIR, { recursive: true });
@@ -33,11 +35,13 @@ async function files() {
   const inline = path.join(DIR, `fault-codes-${ROWS}-inline.xlsx`);
   const codes = path.join(DIR, `activation-codes-${CODES}.csv`);
   const workbook = path.join(DIR, `fault-workbook-${WORKBOOK_ROWS}.xlsx`);
+  const second = path.join(DIR, `fault-codes-${ROWS}-second.xlsx`);
   if (!fs.existsSync(shared)) await writeFaultCodesXlsx(shared, ROWS);
   if (!fs.existsSync(inline)) await writeFaultCodesXlsx(inline, ROWS, { inline: true });
+  if (!fs.existsSync(second)) await writeFaultCodesXlsx(second, ROWS, { first: ROWS });
   if (!fs.existsSync(codes)) await writeActivationCsv(codes, CODES);
   if (WORKBOOK_ROWS > 0 && !fs.existsSync(workbook)) await writeFaultWorkbookXlsx(workbook, WORKBOOK_ROWS);
-  return { shared, inline, codes, workbook };
+  return { shared, inline, codes, workbook, second };
 }
 
 /** Forgets the process's peak RSS so far (Linux), so each upload gets its own peak. */
@@ -95,7 +99,7 @@ async function uploadFile(
 }
 
 async function scenario(label: string, databaseUrl: () => Promise<{ url: string; drop(): Promise<void> }>) {
-  const { shared, inline, codes, workbook } = await files();
+  const { shared, inline, codes, workbook, second } = await files();
   const lines: string[] = [];
   const say = (line: string) => {
     console.log(line);
@@ -124,6 +128,12 @@ async function scenario(label: string, databaseUrl: () => Promise<{ url: string;
     const s2 = again.body.stats as { insertedCount: number; duplicates: { inDatabase: number } };
     say(
       `${label}: same file again (all duplicates): ${again.timing}, ${s2.insertedCount} inserted, ${s2.duplicates.inDatabase.toLocaleString('en')} database duplicates, server peak RSS ${again.peak} MB`,
+    );
+    // Issue 15 item 5: a million other codes into the table that now holds a million.
+    const more = await uploadFile(server, headers, '/api/faultCodes', second);
+    const s3 = more.body.stats as { insertedCount: number };
+    say(
+      `${label}: ${ROWS.toLocaleString('en')} other fault codes into a table of ${ROWS.toLocaleString('en')}: ${more.timing}, ${s3.insertedCount.toLocaleString('en')} inserted, server peak RSS ${more.peak} MB`,
     );
   });
   await run(async (server, headers) => {
@@ -177,17 +187,17 @@ export async function benchImport(): Promise<string[]> {
       ...(await scenario('PostgreSQL', async () => {
         const admin = new pg.Client({ connectionString: pgUrl });
         await admin.connect();
-        await admin.query('DROP DATABASE IF EXISTS obd_bench_import');
-        await admin.query('CREATE DATABASE obd_bench_import');
+        await admin.query(`DROP DATABASE IF EXISTS ${PG_DB}`);
+        await admin.query(`CREATE DATABASE ${PG_DB}`);
         await admin.end();
         const url = new URL(pgUrl);
-        url.pathname = '/obd_bench_import';
+        url.pathname = `/${PG_DB}`;
         return {
           url: url.toString(),
           drop: async () => {
             const c = new pg.Client({ connectionString: pgUrl });
             await c.connect();
-            await c.query('DROP DATABASE IF EXISTS obd_bench_import');
+            await c.query(`DROP DATABASE IF EXISTS ${PG_DB}`);
             await c.end();
           },
         };

@@ -28,10 +28,19 @@ const LETTERS = ['P', 'B', 'C', 'U'];
 /** Row i of the fault-code file: unique (dtc, company id) for i < 1,000,000. */
 export function faultRow(i: number): [string, string, number, number, string, number, boolean] {
   const k = i % CODES_PER_COMPANY;
-  const company = Math.floor(i / CODES_PER_COMPANY) % MAKES.length;
+  // Rows from 1,000,000 on belong to companies 50, 51, …: a second million of distinct codes.
+  const company = Math.floor(i / CODES_PER_COMPANY);
   const dtc = `${LETTERS[k % 4]}${(k >> 2).toString(16).toUpperCase().padStart(4, '0')}`;
   const title = `${['Circuit', 'Sensor', 'Signal', 'Module', 'Valve'][k % 5]} ${k >> 2} ${['Low', 'High', 'Range/Performance', 'Malfunction'][k % 4]} & "check"`;
-  return [dtc, title, (k % 5) + 1, ((k >> 3) % 5) + 1, MAKES[company] as string, company, company === 0];
+  return [
+    dtc,
+    title,
+    (k % 5) + 1,
+    ((k >> 3) % 5) + 1,
+    MAKES[company % MAKES.length] as string,
+    company,
+    company === 0,
+  ];
 }
 
 const esc = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
@@ -44,8 +53,10 @@ function col(i: number) {
 export async function writeFaultCodesXlsx(
   file: string,
   rows: number,
-  options: { inline?: boolean; sheetName?: string } = {},
+  /** `first`: the generator's index of the first row (a file of other codes from 1,000,000 on). */
+  options: { inline?: boolean; sheetName?: string; first?: number } = {},
 ) {
+  const first = options.first ?? 0;
   const inline = options.inline ?? false;
   const sst = new Map<string, number>();
   const shared = (s: string) => {
@@ -66,7 +77,7 @@ export async function writeFaultCodesXlsx(
     yield `<row r="1" spans="1:7">${FAULT_HEADERS.map((h, c) => text(`${col(c)}1`, h)).join('')}</row>`;
     let chunk = '';
     for (let i = 0; i < rows; i++) {
-      const [dtc, title, severity, difficulty, make, company, generic] = faultRow(i);
+      const [dtc, title, severity, difficulty, make, company, generic] = faultRow(first + i);
       const r = i + 2;
       chunk += `<row r="${r}" spans="1:7">${text(`A${r}`, dtc)}${text(`B${r}`, title)}<c r="C${r}"><v>${severity}</v></c><c r="D${r}"><v>${difficulty}</v></c>${text(`E${r}`, make)}<c r="F${r}"><v>${company}</v></c><c r="G${r}" t="b"><v>${generic ? 1 : 0}</v></c></row>`;
       if (chunk.length > 1 << 20) {

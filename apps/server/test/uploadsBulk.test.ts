@@ -68,3 +68,82 @@ describe.each(DIALECTS)('a bulk import into an empty table on %s', (dialect) => 
     });
   });
 });
+
+describe.each(DIALECTS)('a bulk import into a table holding some of its rows on %s', (dialect) => {
+  let t: TestContext;
+  let editor: Record<string, string>;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    editor = (await signedIn(t.db, 'editor')).headers;
+  });
+  afterAll(() => t.close());
+
+  it('counts in-file and database duplicates exactly and keeps every index', async () => {
+    const indexes = async () =>
+      dialect === 'postgres'
+        ? (
+            await sql<{
+              name: string;
+            }>`select indexname as name from pg_indexes where tablename = 'fault_codes' and schemaname = current_schema() order by 1`.execute(
+              t.db.kysely,
+            )
+          ).rows.map((r) => r.name)
+        : (
+            await sql<{
+              name: string;
+            }>`select name from sqlite_master where type = 'index' and tbl_name = 'fault_codes' order by 1`.execute(
+              t.db.kysely,
+            )
+          ).rows.map((r) => r.name);
+    const before = await indexes();
+    // 5,000 of the file's codes are stored already (company 1, P0000–P1387), and one that is not in it.
+    const stored = Array.from({ length: 5000 }, (_, i) => ({
+      dtc: `P${i.toString(16).toUpperCase().padStart(4, '0')}`,
+      company_id: 1,
+      generic: 0,
+    }));
+    for (let i = 0; i < stored.length; i += 1000)
+      await t.db.kysely
+        .insertInto('fault_codes')
+        .values(stored.slice(i, i + 1000))
+        .execute();
+    await t.db.kysely.insertInto('fault_codes').values({ dtc: 'U9999', company_id: 1, generic: 0 }).execute();
+    const codes = Array.from({ length: ROWS }, (_, i) => [
+      `P${(i % 10_000).toString(16).toUpperCase().padStart(4, '0')}`,
+      `Fault ${i}`,
+      1,
+      1,
+      'Honda',
+      Math.floor(i / 10_000) + 1,
+      'no',
+    ]);
+    // Two rows repeat stored codes (they are in-file duplicates first: rows 2 and 3 came before).
+    const repeats = [codes[0], codes[1], codes[9_999]] as (string | number)[][];
+    const header = ['DTC', 'Title', 'Severity', 'Repair Difficulty', 'Make', 'Company ID', 'Generic'];
+    const file = await xlsx([{ name: 'Codes', rows: [header, ...codes, ...repeats] }]);
+    const body = multipart({}, { name: 'codes.xlsx', data: file });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/faultCodes',
+      payload: body.payload,
+      headers: { ...editor, ...body.headers },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().stats).toMatchObject({
+      insertedCount: ROWS - 5000,
+      duplicates: { inFile: 3, inDatabase: 5000 },
+    });
+    // The first problems are the database duplicates of rows 2… (in-file ones come at the end).
+    expect(res.json().errors[0]).toMatchObject({
+      row: 2,
+      reason: 'P0000 (company 1) is already in the database',
+    });
+    const { rows } = await sql<{ n: number }>`select count(*) as n from fault_codes`.execute(t.db.kysely);
+    expect(Number(rows[0]?.n)).toBe(ROWS + 1);
+    expect(await indexes()).toEqual(before);
+    await expect(
+      t.db.kysely.insertInto('fault_codes').values({ dtc: 'P0000', company_id: 2, generic: 0 }).execute(),
+    ).rejects.toThrow(/unique|duplicate/i);
+  });
+});

@@ -6,6 +6,7 @@ import type { Database } from '../db/schema.ts';
 import { badRequest, HttpError } from '../lib/errors.ts';
 import { startImportHeartbeat } from '../lib/housekeeping.ts';
 import { type AuditActor, recordAudit } from '../modules/audit/record.ts';
+import { lockTargets, writeSheetPostgres } from './bulkPostgres.ts';
 import { openWorkbook } from './formats/open.ts';
 import type { SpreadsheetType, Workbook } from './formats/workbook.ts';
 import type { ReceivedUpload } from './receive.ts';
@@ -191,14 +192,28 @@ export async function runImport<Answer, Context>(
     await db.kysely
       .transaction()
       .execute(async (trx) => {
+        // PostgreSQL: the tables this import fills, locked against other writers first, in one
+        // order, so that imports cannot deadlock and the duplicates are decided exactly.
+        if (db.dialect === 'postgres')
+          await lockTargets(
+            trx,
+            staged.map((s) => s.plan.target.table),
+          );
         await job.beforeWrite?.(trx, context, record.id);
         for (const s of staged) {
           const base = written;
-          await writeSheet(trx, db.dialect, s, {
-            importId: record.id,
-            problems,
-            onProgress: (n) => progress.update(base + n, 50 + (50 * (base + n)) / toWrite),
-          });
+          if (db.dialect === 'postgres')
+            await writeSheetPostgres(trx, s, {
+              importId: record.id,
+              problems,
+              onProgress: (n, f) => progress.update(base + n, 50 + (50 * (base + f * s.accepted)) / toWrite),
+            });
+          else
+            await writeSheet(trx, db.dialect, s, {
+              importId: record.id,
+              problems,
+              onProgress: (n) => progress.update(base + n, 50 + (50 * (base + n)) / toWrite),
+            });
           written += s.accepted;
         }
         await recordInsertedRows(

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { currentOperator } from '../../auth/plugin.ts';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import { lockTargets } from '../../import/bulkPostgres.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import { isoNow } from '../../lib/time.ts';
 import { type AuditActor, actorOf, recordAudit } from '../audit/record.ts';
@@ -66,6 +67,9 @@ export async function undoImport(db: Db, id: number, actor: AuditActor) {
       );
     }
     const expected = Number(record.rows_inserted);
+    // PostgreSQL: the tables locked against writers as an import locks them (before any make):
+    // an undo racing a new import of the same tables waits for it, and neither can deadlock.
+    if (db.dialect === 'postgres') await lockTargets(trx, TABLES[kind]);
     if (kind === 'update_commands') await lockMakesById(trx, await makesOfImport(trx, id));
 
     const tables = TABLES[kind];
