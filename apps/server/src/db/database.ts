@@ -28,6 +28,7 @@ import { listViewsMigration } from './migrations/012_list_views.ts';
 import { importUndoMigration } from './migrations/013_import_undo.ts';
 import { importPreviewsMigration } from './migrations/014_import_previews.ts';
 import { sortIndexesMigration } from './migrations/015_sort_indexes.ts';
+import { overviewSearchSpeedMigration } from './migrations/016_overview_search_speed.ts';
 import { listPairsMigration } from './migrations/017_list_pairs.ts';
 import { auditSortIndexesMigration } from './migrations/019_audit_sort_indexes.ts';
 import type { Database } from './schema.ts';
@@ -217,6 +218,7 @@ export async function migrate(db: Db): Promise<void> {
     '011_overview': overviewMigration(db.dialect),
     '014_import_previews': importPreviewsMigration(),
     '015_sort_indexes': sortIndexesMigration(db.dialect),
+    '016_overview_search_speed': overviewSearchSpeedMigration(db.dialect),
     '017_list_pairs': listPairsMigration(db.dialect),
     '012_list_views': listViewsMigration(db.dialect),
     '019_audit_sort_indexes': auditSortIndexesMigration(db.dialect),
