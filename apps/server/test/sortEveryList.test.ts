@@ -219,6 +219,39 @@ describe.each(DIALECTS)('every list sorts on %s', (dialect) => {
     }
   });
 
+  it('the make and model lists sort by name, both ways, and their downloads follow', async () => {
+    const names = async (url: string) => {
+      const res = await get(url);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().data as { name: string }[]).map((m) => m.name);
+    };
+    expect(await names('/api/FetchMakeList?segement=car')).toEqual(['BMW', 'Honda', 'Škoda']);
+    expect(await names('/api/FetchMakeList?segement=car&sort=name&order=desc')).toEqual([
+      'Škoda',
+      'Honda',
+      'BMW',
+    ]);
+    await insertMake(t.db, 'Audi', 'car', { A4: ['A4', 'A6'] });
+    expect(await names('/api/ModelList?make=audi&sort=name&order=desc')).toEqual(['A6', 'A4']);
+    expect((await get('/api/FetchMakeList?sort=segment')).statusCode).toBe(400);
+    const ticket = await t.app.inject({
+      method: 'POST',
+      url: '/api/exports',
+      headers,
+      payload: { list: 'makes', format: 'csv', query: { segement: 'car', sort: 'name', order: 'desc' } },
+    });
+    expect(ticket.statusCode, ticket.body).toBe(201);
+    const file = await t.app.inject({ url: ticket.json().url });
+    const rows = file.body
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)
+      .slice(1)
+      .filter(Boolean);
+    expect(rows.map((line) => line.split(',').at(-1))).toEqual(
+      ['Škoda', 'Audi', 'Honda', 'BMW'].sort().reverse(),
+    );
+  });
+
   it('an unknown field is a 400 naming it and the allowed ones, on every list', async () => {
     for (const list of LISTS) {
       const res = await get(`${list.path}?sort=password_hash`);

@@ -4,7 +4,9 @@ import type {
   CoverageQuery,
   LIVE_DATA_SORT_FIELDS,
   LiveDataQuery,
+  MAKE_SORT_FIELDS,
   MakeListQuery,
+  MODEL_SORT_FIELDS,
   ModelListQuery,
   ODOMETER_SORT_FIELDS,
   OdometerQuery,
@@ -89,13 +91,24 @@ export const mechanicCommands = {
 export const makes = {
   rules: { segment: equalsIgnoringCase('segment') } satisfies FilterRules<MakeListQuery>,
   columns: ['name', 'segment'] as const,
-  order: ['name', 'id'] as const,
+  /** By name (decisions §9), A to Z without a sort; a hundred-odd rows: no index needed. */
+  sort: {
+    columns: { name: 'name' },
+    nullable: [],
+    default: [['name', 'asc']],
+    key: 'id',
+  } satisfies SortShape<(typeof MAKE_SORT_FIELDS)[number]>,
 } as const;
 
 export const models = {
   rules: { make: equalsIgnoringCase('makes.name') } satisfies FilterRules<ModelListQuery>,
   columns: ['models.name', 'makes.name as make'] as const,
-  order: ['models.name', 'models.id'] as const,
+  sort: {
+    columns: { name: 'models.name' },
+    nullable: [],
+    default: [['models.name', 'asc']],
+    key: 'models.id',
+  } satisfies SortShape<(typeof MODEL_SORT_FIELDS)[number]>,
 } as const;
 
 export const odometer = {

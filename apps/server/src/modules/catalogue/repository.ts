@@ -81,27 +81,29 @@ export function listMechanicCommands(db: Executor, dialect: Dialect, q: CommandQ
 
 /** Every make (of a segment): the list is short and unpaged; its export is the same query. */
 export function listMakes(db: Executor, dialect: Dialect, q: MakeListQuery) {
-  const [first, second] = makes.order;
-  return db
-    .selectFrom('makes')
-    .select(makes.columns)
-    .where((eb) => whereFilters(eb, dialect, makes.rules, q))
-    .orderBy(first)
-    .orderBy(second)
-    .execute();
+  return orderBySort(
+    db
+      .selectFrom('makes')
+      .select(makes.columns)
+      .where((eb) => whereFilters(eb, dialect, makes.rules, q)),
+    dialect,
+    makes.sort,
+    q,
+  ).execute();
 }
 
 /** Every model of a make: unpaged, like the makes. */
 export function listModels(db: Executor, dialect: Dialect, q: ModelListQuery) {
-  const [first, second] = models.order;
-  return db
-    .selectFrom('models')
-    .innerJoin('makes', 'makes.id', 'models.make_id')
-    .select(models.columns)
-    .where((eb) => whereFilters(eb, dialect, models.rules, q))
-    .orderBy(first)
-    .orderBy(second)
-    .execute();
+  return orderBySort(
+    db
+      .selectFrom('models')
+      .innerJoin('makes', 'makes.id', 'models.make_id')
+      .select(models.columns)
+      .where((eb) => whereFilters(eb, dialect, models.rules, q)),
+    dialect,
+    models.sort,
+    q,
+  ).execute();
 }
 
 // ---------------------------------------------------------------- odometer and live data

@@ -28,8 +28,10 @@ import {
   type LiveDataRow,
   liveDataListSchema,
   MAKE_LIST_PATH,
+  MAKE_SORT_FIELDS,
   MAX_LIMIT,
   MODEL_LIST_PATH,
+  MODEL_SORT_FIELDS,
   type ModelListQuery,
   makeListSchema,
   modelListSchema,
@@ -180,6 +182,7 @@ export const bikeMakeList = defineList({
   ],
   fetching: { paging: 'none', trigger: 'auto' },
   renderRows: (rows) => <NameList label="Makes" names={rows.map((row) => row.name)} />,
+  sortFields: MAKE_SORT_FIELDS,
   messages: {
     error: 'Failed to fetch bike makes. Please try again.',
     emptyFiltered: 'No bike makes found.',
@@ -208,6 +211,7 @@ export const modelListPage = defineList({
     canFetch: (filters) => Boolean(filters.make),
   },
   renderRows: (rows) => <NumberedGrid label="Models" names={rows.map((row) => row.name)} />,
+  sortFields: MODEL_SORT_FIELDS,
   messages: {
     error: 'Failed to fetch model list. Please try again later.',
     emptyFiltered: 'No models found for the entered make.',
