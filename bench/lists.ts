@@ -67,5 +67,88 @@ export async function benchLists(databaseUrl?: string, only: string[] = []): Pro
   return lines;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`)
-  await benchLists(process.env.BENCH_DATABASE_URL, process.argv.slice(2));
+/**
+ * Filters together (issue 12 item 1): every pair of a list's filters — the pairs generated from
+ * its shape module (`modules/operations/lists.ts`), not a chosen few — pages 1 and 100, over HTTP
+ * with the response cache off, on the 1,000,000-row databases of bench/operations.ts. A value per
+ * filter: an operator's (bench/operations.ts's cases; the most frequent where it lists several),
+ * so most pairs are frequent × frequent, the worst for counting. Target p95 ≤ 100 ms.
+ *   node --import tsx bench/lists.ts pairs [sqlite:/tmp/obd-bench-ops.sqlite | postgres://…]
+ * BENCH_PAIRS_LISTS=ScanDetail keeps those lists; BENCH_PAIRS_TRIPLES=1 adds every triple of the
+ * scans list; BENCH_PAIRS_REQUESTS sets the timed requests per case (default 20).
+ */
+export async function benchFilterPairs(databaseUrl: string): Promise<string[]> {
+  const { OPERATION_CASES } = await import('./operations.ts');
+  const shapes = await import('../apps/server/src/modules/operations/lists.ts');
+  const requests = Number(process.env.BENCH_PAIRS_REQUESTS ?? 20);
+  const keepLists = process.env.BENCH_PAIRS_LISTS?.split(',');
+  // The most frequent value where the cases list several; values for filters they do not list.
+  const preferred: Record<string, string> = {
+    '/api/ScanDetail email': 'email=gmail',
+    '/api/ScanDetail dtc': 'dtc=P0300',
+    '/api/ScanDetail scan_start_time': 'scan_start_time=2026-03-01',
+    '/api/ScanDetail scan_end_time': 'scan_end_time=2026-03-31T23:59:59Z',
+  };
+  const lists = [
+    { path: '/api/ScanDetail', rules: shapes.scans.rules },
+    { path: '/api/SpecialFunctions', rules: shapes.specialFunctionRuns.rules },
+    { path: '/api/ActuationsDetail', rules: shapes.actuationRuns.rules },
+    { path: '/api/users', rules: shapes.users.rules },
+  ].filter((l) => !keepLists || keepLists.some((k) => l.path.includes(k)));
+  const urls: string[] = [];
+  for (const list of lists) {
+    const cases = OPERATION_CASES.find((c) => c.path === list.path)?.filters ?? [];
+    const values = Object.keys(list.rules).map(
+      (param) => preferred[`${list.path} ${param}`] ?? cases.find((f) => f.startsWith(`${param}=`)),
+    );
+    const params = values.filter((v): v is string => v !== undefined);
+    const combos: string[][] = [];
+    params.forEach((a, i) => {
+      params.slice(i + 1).forEach((b, j) => {
+        combos.push([a, b]);
+        if (process.env.BENCH_PAIRS_TRIPLES && list.path === '/api/ScanDetail')
+          for (const c of params.slice(i + j + 2)) combos.push([a, b, c]);
+      });
+    });
+    for (const combo of combos)
+      for (const page of [1, 100]) urls.push(`${list.path}?${combo.join('&')}&page=${page}`);
+  }
+  const server = await startServer(databaseUrl, { RESPONSE_CACHE: 'off' });
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+  const lines = [`filter pairs on ${databaseUrl} — ${requests} requests per case, load ${load()}`];
+  console.log(lines[0]);
+  const results: { url: string; p50: number; p95: number }[] = [];
+  try {
+    const headers = await signIn(server.url);
+    for (const url of urls) {
+      const first = await fetch(`${server.url}${url}`, { headers });
+      if (!first.ok) throw new Error(`${url}: ${first.status} ${await first.text()}`);
+      const body = (await first.json()) as { total: number };
+      const s = await latency(`${server.url}${url}`, headers, requests, Math.min(3, requests));
+      results.push({ url, p50: s.p50, p95: s.p95 });
+      const line = `${url.padEnd(96)} total ${String(body.total).padStart(8)}  p50 ${s.p50.toFixed(1).padStart(7)} ms  p95 ${s.p95.toFixed(1).padStart(7)} ms`;
+      console.log(line);
+      lines.push(line);
+    }
+  } finally {
+    await server.stop();
+  }
+  results.sort((a, b) => b.p95 - a.p95);
+  const over = results.filter((r) => r.p95 > 100);
+  const summary = `${results.length} cases; over 100 ms p95: ${over.length}; worst: ${results
+    .slice(0, 5)
+    .map((r) => `${r.p95.toFixed(1)} ms ${r.url}`)
+    .join(' | ')}; load ${load()}`;
+  console.log(summary);
+  return [...lines, summary];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv[2] === 'pairs')
+    await benchFilterPairs(process.argv[3] ?? `sqlite:${path.join(os.tmpdir(), 'obd-bench-ops.sqlite')}`);
+  else await benchLists(process.env.BENCH_DATABASE_URL, process.argv.slice(2));
+}

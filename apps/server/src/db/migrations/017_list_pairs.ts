@@ -1,6 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../database.ts';
-import { COUNTED_TABLES, type CountedTableName, postgresStatementTriggers } from './004_list_counts.ts';
+import {
+  COUNTED_TABLES,
+  type CountedTable,
+  type CountedTableName,
+  postgresStatementTriggers,
+} from './004_list_counts.ts';
 
 /**
  * Issue 12 item 1, filters together with exact totals: `list_pairs (tbl, a, b, av, bv, n)`, the
@@ -14,6 +19,13 @@ import { COUNTED_TABLES, type CountedTableName, postgresStatementTriggers } from
 const PAIRED: Record<CountedTableName, readonly string[]> = Object.fromEntries(
   Object.entries(COUNTED_TABLES).map(([t, s]) => [t, [...s.byDay, ...s.totalsOnly].sort()]),
 ) as unknown as Record<CountedTableName, readonly string[]>;
+
+/** Frozen: the counted columns the activity lists filter by contains, counted per day by 004. */
+const CONTAINS_BY_DAY: Record<CountedTableName, readonly string[]> = {
+  scans: ['make', 'type', 'app_version'],
+  special_function_runs: ['make', 'module', 'function_type', 'command_type', 'variant'],
+  actuation_runs: ['make', 'input', 'actuation_type', 'actuation_option'],
+};
 
 const pairsOf = (columns: readonly string[]) =>
   columns.flatMap((a, i) => columns.slice(i + 1).map((b) => [a, b] as const));
@@ -89,6 +101,15 @@ export function listPairsMigration(dialect: Dialect) {
           );
         }
       }
+      if (!postgres)
+        // SQLite: a (value, time) index for each counted column filtered by contains (the exact
+        // ones have 001's), so that a value within a date range, or a value's rows newest first,
+        // is one index range (`countPlan.ts` countedValuesWhere).
+        for (const [table, spec] of Object.entries(COUNTED_TABLES) as [CountedTableName, CountedTable][])
+          for (const column of CONTAINS_BY_DAY[table])
+            await sql
+              .raw(`CREATE INDEX "${table}_${column}_order" ON "${table}" ("${column}", "${spec.order}")`)
+              .execute(db);
       if (postgres) await sql`ANALYZE list_pairs`.execute(db);
     },
   };

@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { type FilterRules, whereFilters } from '../../lib/filters.ts';
 import { fetchPage, type Page } from '../../lib/list.ts';
 import { resolveSort, type SortShape } from '../../lib/sort.ts';
-import { pairPlan, plan, singleFilter } from './countPlan.ts';
+import { countedValuesWhere, pairPlan, plan, singleFilter } from './countPlan.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 import { sortedPage } from './sortedList.ts';
 
@@ -75,7 +75,10 @@ export async function countedPage<T extends CountedTableName, Q extends { page: 
         total: Number(counted[0]?.total_rows ?? 0),
       };
     }
-    return fetchPage(base().where(ruleWhere), select, query);
+    // Several filters the counters cannot total: counted columns as their matching values.
+    const valuesWhere =
+      filter === undefined ? await countedValuesWhere(db, dialect, table, rules, query) : undefined;
+    return fetchPage(base().where((valuesWhere ?? ruleWhere) as typeof ruleWhere), select, query);
   }
   const parallel = filter === null || filter?.rule.match === 'exact' || filter?.rule.match === 'flag';
   if (dialect === 'postgres' && offset === 0 && parallel) {
