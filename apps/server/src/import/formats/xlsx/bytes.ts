@@ -114,12 +114,32 @@ export function skipSpecial(b: Buffer, i: number, end: number): number {
   return at + close.length;
 }
 
-/** The start of the local name of the tag whose name starts at `j` (past any `prefix:`), and its end. */
-export class TagName {
+/**
+ * One tag, read from its `<`: whether it ends an element, and where its local name (past any
+ * `prefix:`) starts and ends. One per parser, reused for every tag.
+ */
+export class Tag {
+  closing = false;
   local = 0;
+  /** The end of the name; after a comment, processing instruction or CDATA, the index past it. */
   end = 0;
 
-  scan(b: Buffer, j: number, end: number): void {
+  /** Reads the tag whose `<` is at `i`; false for a comment, processing instruction or CDATA. */
+  read(b: Buffer, i: number, end: number): boolean {
+    let j = i + 1;
+    const first = b[j];
+    this.closing = first === SLASH;
+    if (this.closing) j++;
+    else if (first === BANG || first === QUESTION) {
+      this.end = skipSpecial(b, i, end);
+      return false;
+    }
+    this.name(b, j, end);
+    return true;
+  }
+
+  /** Reads the name starting at `j`. */
+  name(b: Buffer, j: number, end: number): void {
     let local = j;
     while (j < end) {
       const c = b[j] as number;
@@ -129,6 +149,11 @@ export class TagName {
     }
     this.local = local;
     this.end = j;
+  }
+
+  /** Whether its local name is `name`. */
+  is(b: Buffer, name: Uint8Array): boolean {
+    return isName(b, this.local, this.end - this.local, name);
   }
 }
 
@@ -193,7 +218,7 @@ export class Attributes {
  */
 export function lastEmptyElement(b: Buffer, local: string): number {
   const wanted = name(local);
-  const tag = new TagName();
+  const tag = new Tag();
   let found = -1;
   let i = 0;
   for (;;) {
@@ -204,9 +229,9 @@ export function lastEmptyElement(b: Buffer, local: string): number {
       i += 2;
       continue;
     }
-    tag.scan(b, i + 1, b.length);
+    tag.name(b, i + 1, b.length);
     const j = tag.end;
-    if (!isName(b, tag.local, j - tag.local, wanted)) {
+    if (!tag.is(b, wanted)) {
       i = j;
       continue;
     }

@@ -2,18 +2,14 @@ import { badRequest } from '../../../lib/errors.ts';
 import { Held, MAX_DEPTH, nulRefused, Slice, tooDeep } from '../bounds.ts';
 import { corruptWorkbook, type ZipArchive } from '../zip.ts';
 import {
-  BANG,
   cellTooLong,
-  isName,
   LT,
   lastEmptyElement,
   MAX_CELL_BYTES,
   name,
-  QUESTION,
   rootPrefix,
   SLASH,
-  skipSpecial,
-  TagName,
+  Tag,
   TextScan,
   tagEnd,
 } from './bytes.ts';
@@ -132,7 +128,7 @@ class SharedStringsParser {
   private phonetic = 0;
   private depth = 0;
   private readonly text = new TextScan();
-  private readonly tag = new TagName();
+  private readonly tag = new Tag();
 
   constructor(readonly sst: SharedStrings) {}
 
@@ -143,21 +139,15 @@ class SharedStringsParser {
     while (i < end) {
       i = b.indexOf(LT, i);
       if (i < 0 || i >= end) return;
-      let j = i + 1;
-      const first = b[j];
-      const closing = first === SLASH;
-      if (closing) j++;
-      else if (first === BANG || first === QUESTION) {
-        i = skipSpecial(b, i, end);
+      if (!tag.read(b, i, end)) {
+        i = tag.end;
         continue;
       }
-      tag.scan(b, j, end);
-      const local = tag.local;
-      const len = tag.end - local;
+      const closing = tag.closing;
       const after = tagEnd(b, tag.end, end);
       const selfClosing = b[after - 2] === SLASH;
       i = after;
-      if (isName(b, local, len, SI)) {
+      if (tag.is(b, SI)) {
         if (closing || selfClosing) {
           sst.finish();
           this.inSi = false;
@@ -171,10 +161,10 @@ class SharedStringsParser {
         if (closing) this.depth--;
         else if (!selfClosing && ++this.depth > MAX_DEPTH) throw tooDeep();
       }
-      if (isName(b, local, len, RPH)) {
+      if (tag.is(b, RPH)) {
         if (closing) this.phonetic--;
         else if (!selfClosing) this.phonetic++;
-      } else if (isName(b, local, len, T) && !closing && !selfClosing && this.inSi && this.phonetic === 0) {
+      } else if (tag.is(b, T) && !closing && !selfClosing && this.inSi && this.phonetic === 0) {
         const stop = text.end(b, after, end);
         if (text.escaped) sst.appendText(text.decode(b, after, stop));
         else if (stop - after > MAX_CELL_BYTES) throw cellTooLong();

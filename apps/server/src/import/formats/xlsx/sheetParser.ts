@@ -3,19 +3,15 @@ import type { SheetRow } from '../workbook.ts';
 import { corruptWorkbook } from '../zip.ts';
 import {
   Attributes,
-  BANG,
   ch,
   DIGIT_1,
   GT,
   intOf,
-  isName,
   LT,
   name,
-  QUESTION,
   rootPrefix,
   SLASH,
-  skipSpecial,
-  TagName,
+  Tag,
   TextScan,
   tagEnd,
 } from './bytes.ts';
@@ -99,7 +95,7 @@ export class SheetParser {
   private lastRow = 0;
   private wanted: Uint8Array | null = null;
   private readonly text = new TextScan();
-  private readonly tag = new TagName();
+  private readonly tag = new Tag();
   private readonly attributes = new Attributes();
 
   constructor(private readonly sst: SharedStrings) {}
@@ -153,45 +149,39 @@ export class SheetParser {
         i = b.indexOf(LT, i);
         if (i < 0 || i >= end) break;
       }
-      let j = i + 1;
-      const first = b[j];
-      const closing = first === SLASH;
-      if (closing) j++;
-      else if (first === BANG || first === QUESTION) {
-        i = skipSpecial(b, i, end);
+      if (!tag.read(b, i, end)) {
+        i = tag.end;
         continue;
       }
-      tag.scan(b, j, end);
-      const local = tag.local;
-      const len = tag.end - local;
-      j = tag.end;
+      const closing = tag.closing;
+      let j = tag.end;
 
       if (closing) {
         while (j < end && b[j] !== GT) j++;
         i = j + 1;
         if (depth > 0) depth--;
-        if (isName(b, local, len, CELL)) {
+        if (tag.is(b, CELL)) {
           if (inCell && cells && value !== undefined && value !== '') {
             cells[col] = value;
             rowHasValue = true;
           }
           inCell = false;
           inInline = false;
-        } else if (isName(b, local, len, ROW)) {
+        } else if (tag.is(b, ROW)) {
           if (cells && rowHasValue) out.push({ row: rowNumber, cells });
           cells = null;
-        } else if (isName(b, local, len, INLINE_STRING)) {
+        } else if (tag.is(b, INLINE_STRING)) {
           inInline = false;
-        } else if (isName(b, local, len, PHONETIC)) {
+        } else if (tag.is(b, PHONETIC)) {
           phonetic--;
-        } else if (isName(b, local, len, SHEET_DATA)) {
+        } else if (tag.is(b, SHEET_DATA)) {
           this.done = true;
           return;
         }
         continue;
       }
 
-      if (cells && isName(b, local, len, CELL)) {
+      if (cells && tag.is(b, CELL)) {
         col = -1;
         type = NUMBER;
         attributes.start(j);
@@ -236,7 +226,7 @@ export class SheetParser {
         continue;
       }
 
-      if (inCell && isName(b, local, len, VALUE)) {
+      if (inCell && tag.is(b, VALUE)) {
         const after = tagEnd(b, j, end);
         if (b[after - 2] === SLASH) {
           i = after;
@@ -249,7 +239,7 @@ export class SheetParser {
         continue;
       }
 
-      if (isName(b, local, len, ROW)) {
+      if (tag.is(b, ROW)) {
         let r = -1;
         attributes.start(j);
         while (attributes.next(b, end, 'row')) {
@@ -269,14 +259,14 @@ export class SheetParser {
       const selfClosing = b[after - 2] === SLASH;
       i = after;
       if (inCell && !selfClosing && ++depth > MAX_DEPTH) throw tooDeep();
-      if (inCell && isName(b, local, len, INLINE_STRING)) {
+      if (inCell && tag.is(b, INLINE_STRING)) {
         if (!selfClosing) inInline = true;
         value = '';
-      } else if (inInline && phonetic === 0 && !selfClosing && isName(b, local, len, TEXT_RUN)) {
+      } else if (inInline && phonetic === 0 && !selfClosing && tag.is(b, TEXT_RUN)) {
         const stop = text.end(b, after, end);
         if (!skip) value += text.decode(b, after, stop);
         i = stop;
-      } else if (!selfClosing && isName(b, local, len, PHONETIC)) {
+      } else if (!selfClosing && tag.is(b, PHONETIC)) {
         phonetic++;
       }
     }
