@@ -1,4 +1,4 @@
-import type { FAULT_CODE_SORT_FIELDS, FAULT_TEXT_SORT_FIELDS, FaultCodeQuery } from '@obd/contract';
+import { FAULT_CODE_SORT_FIELDS, FAULT_TEXT_SORT_FIELDS, type FaultCodeQuery } from '@obd/contract';
 import { contains, type FilterRules, flag } from '../../lib/filters.ts';
 import type { SortShape } from '../../lib/sort.ts';
 
@@ -17,6 +17,7 @@ const rules = {
 
 const common = ['id', 'dtc', 'make', 'company_id', 'generic'] as const;
 
+/** Each field the contract sorts by (its `…_SORT_FIELDS`) is the column of that name. */
 const byName = <F extends string>(fields: readonly F[]) =>
   Object.fromEntries(fields.map((f) => [f, f])) as Record<F, F>;
 
@@ -28,16 +29,7 @@ export const faultCodes = {
   order: 'id',
   /** Sortable columns (decisions §9); without a sort, by id. Thousands of rows: no index needed. */
   sort: {
-    columns: byName<(typeof FAULT_CODE_SORT_FIELDS)[number]>([
-      'id',
-      'dtc',
-      'make',
-      'company_id',
-      'generic',
-      'title',
-      'severity',
-      'repair_difficulty',
-    ]),
+    columns: byName(FAULT_CODE_SORT_FIELDS),
     nullable: ['make', 'title', 'severity', 'repair_difficulty'],
     default: [['id', 'asc']],
     key: 'id',
@@ -56,14 +48,7 @@ export const faultText = {
   columns: [...common, 'language'] as const,
   order: 'id',
   sort: {
-    columns: byName<(typeof FAULT_TEXT_SORT_FIELDS)[number]>([
-      'id',
-      'dtc',
-      'make',
-      'company_id',
-      'generic',
-      'language',
-    ]),
+    columns: byName(FAULT_TEXT_SORT_FIELDS),
     nullable: ['make'],
     default: [['id', 'asc']],
     key: 'id',

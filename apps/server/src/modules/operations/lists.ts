@@ -1,12 +1,12 @@
-import type {
+import {
   ACTUATION_SORT_FIELDS,
-  ActuationRunQuery,
+  type ActuationRunQuery,
   SCAN_SORT_FIELDS,
-  ScanQuery,
+  type ScanQuery,
   SPECIAL_FUNCTION_SORT_FIELDS,
-  SpecialFunctionQuery,
+  type SpecialFunctionQuery,
   USER_SORT_FIELDS,
-  UserQuery,
+  type UserQuery,
 } from '@obd/contract';
 import {
   atLeast,
@@ -40,7 +40,10 @@ const SEARCH = {
   actuation_runs: 'actuation_runs_search',
 } as const;
 
-/** Each field the contract sorts by is a column of the same name (the activity tables). */
+/**
+ * Each field the contract sorts by (its `…_SORT_FIELDS`, the one list of them) is a column of the
+ * same name (the activity tables).
+ */
 const sameNames = <F extends string>(fields: readonly F[]) =>
   Object.fromEntries(fields.map((f) => [f, f])) as Record<F, F>;
 
@@ -82,23 +85,10 @@ export const users = {
   ] as const,
   /** Sortable columns (decisions §9); migration 015 indexes each. Without a sort: newest id first. */
   sort: {
-    columns: Object.fromEntries(
-      (
-        [
-          'id',
-          'email',
-          'name',
-          'phone',
-          'country',
-          'plan',
-          'status',
-          'device',
-          'app_version',
-          'created_at',
-          'last_login_at',
-        ] as const
-      ).map((f) => [f, `u.${f}`]),
-    ) as Record<(typeof USER_SORT_FIELDS)[number], string>,
+    columns: Object.fromEntries(USER_SORT_FIELDS.map((f) => [f, `u.${f}`])) as Record<
+      (typeof USER_SORT_FIELDS)[number],
+      string
+    >,
     nullable: ['name', 'phone', 'country', 'device', 'app_version', 'last_login_at'],
     default: [],
     key: 'u.id',
@@ -145,21 +135,7 @@ export const scans = {
   },
   /** Sortable columns (decisions §9); migration 015 indexes each. Without a sort: newest start first. */
   sort: {
-    columns: sameNames<(typeof SCAN_SORT_FIELDS)[number]>([
-      'id',
-      'email',
-      'scan_start_time',
-      'scan_end_time',
-      'model',
-      'license_plate',
-      'vin',
-      'scan_ended',
-      'make',
-      'country_id',
-      'function',
-      'type',
-      'app_version',
-    ]),
+    columns: sameNames(SCAN_SORT_FIELDS),
     nullable: [
       'scan_end_time',
       'model',
@@ -225,22 +201,7 @@ export const specialFunctionRuns = {
     byMonth: ['user_email', 'model'],
   },
   sort: {
-    columns: sameNames<(typeof SPECIAL_FUNCTION_SORT_FIELDS)[number]>([
-      'id',
-      'user_email',
-      'make',
-      'module',
-      'model',
-      'function_type',
-      'command_type',
-      'item_number',
-      'variant',
-      'license_plate',
-      'scan_ended',
-      'hard_coded',
-      'scan_start_time',
-      'scan_end_time',
-    ]),
+    columns: sameNames(SPECIAL_FUNCTION_SORT_FIELDS),
     nullable: [
       'module',
       'model',
@@ -291,21 +252,7 @@ export const actuationRuns = {
     byMonth: ['user_email', 'model'],
   },
   sort: {
-    columns: sameNames<(typeof ACTUATION_SORT_FIELDS)[number]>([
-      'id',
-      'user_email',
-      'make',
-      'model',
-      'actuation_type',
-      'actuation_option',
-      'input',
-      'device',
-      'product_id',
-      'user_car_model_id',
-      'end_date',
-      'created_at',
-      'updated_at',
-    ]),
+    columns: sameNames(ACTUATION_SORT_FIELDS),
     nullable: [
       'model',
       'actuation_type',
