@@ -12,7 +12,7 @@ const column = (shown, name) => {
 const card = (page, name) => page.getByRole('region', { name, exact: true });
 
 export const overviewSearch = {
-  name: 'Overview and search: demo data in charts, a make bar opens its scans of the period, Ctrl+K finds a VIN',
+  name: "Overview and search: demo data in charts, a make bar opens its scans of the period, a day's segment its scans, Ctrl+K finds a VIN",
   async run({ baseUrl, newPage, screenshot }) {
     const page = await newPage();
     await signIn(page, baseUrl);
@@ -58,6 +58,28 @@ export const overviewSearch = {
     await screenshot(page, 'overview-make-scans');
     const vin = column(list, 'VIN').find((value) => /^[A-HJ-NPR-Z0-9]{17}$/.test(value));
     assert.ok(vin, 'a scan with a VIN in the list');
+
+    // Every mark is a door: the car segment of a day's bar opens that day's car scans.
+    await page.goto(`${baseUrl}/Overview?from=${from}&to=${to}`);
+    const perDay = card(page, 'Scans per day');
+    const carBars = perDay.locator('.recharts-bar').first().locator('.recharts-bar-rectangle path');
+    await carBars.last().waitFor();
+    await page.waitForTimeout(600); // recharts' entry animation
+    await carBars.last().click();
+    await waitUntil(
+      () => pathOf(page),
+      (path) =>
+        /^\/ObdScanReport\?scan_start_time=(\d{4}-\d{2}-\d{2})&scan_end_time=\1&segment=car$/.test(path),
+      "a day's car scans",
+    );
+    const day = new URL(page.url()).searchParams.get('scan_start_time');
+    await readList(
+      page,
+      (shown) =>
+        shown.rows.length > 0 && column(shown, 'Start Time').every((start) => start.slice(0, 10) === day),
+      `car scans of ${day}`,
+    );
+    await screenshot(page, 'overview-day-segment-scans');
 
     // Ctrl+K, a VIN: its scan, opened.
     await page.keyboard.press('Control+K');
