@@ -42,7 +42,11 @@ export async function writeSheetPostgres(
   const stage = quote(`import_stage_${target.table}`);
   const n = target.columns.length;
 
+  // For this transaction: index builds and the anti-join's sorts in memory, and no JIT
+  // compilation (~0.8 s of a 1,000,000-row anti-join, measured with EXPLAIN ANALYZE).
   await sql.raw(`set local maintenance_work_mem = '256MB'`).execute(trx);
+  await sql.raw(`set local work_mem = '128MB'`).execute(trx);
+  await sql.raw('set local jit = off').execute(trx);
   await sql.raw(`drop table if exists ${stage}`).execute(trx);
   await sql
     .raw(
