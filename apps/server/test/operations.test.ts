@@ -366,6 +366,13 @@ describe.each(DIALECTS)('counted activity lists on %s', (dialect) => {
       (s) => lower(s.make).includes('a') && s.country_id === 91 && lower(s.type).includes('obd'),
     ],
     [
+      'email=ravi&scan_end_time=2025-05-06',
+      (s) =>
+        lower(s.email).includes('ravi') &&
+        s.scan_end_time !== null &&
+        s.scan_end_time <= '2025-05-06T23:59:59.999Z',
+    ],
+    [
       'make=hond&scan_start_time=2025-06-01',
       (s) => lower(s.make).includes('hond') && s.scan_start_time >= '2025-06-01',
     ],
