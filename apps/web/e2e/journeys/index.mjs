@@ -9,7 +9,7 @@ import {
 import { faultCodeBrowsers } from './faultCodeBrowsers.mjs';
 import { faultCodeListState } from './faultCodeListState.mjs';
 import { importPreviewJourney } from './importPreview.mjs';
-import { listSort } from './listSort.mjs';
+import { listSort, listSortCatalogueAndAudit } from './listSort.mjs';
 import { listViews } from './listViews.mjs';
 import { operationsLists } from './operationsLists.mjs';
 import { operationsScans } from './operationsScans.mjs';
@@ -30,6 +30,7 @@ export const journeys = [
   catalogueCommandLists,
   operationsScans,
   listSort,
+  listSortCatalogueAndAudit,
   listViews,
   operationsLists,
   uploadsActivationAndUpdateCommands,
