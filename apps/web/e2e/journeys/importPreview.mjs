@@ -51,9 +51,29 @@ const figures = async (page) =>
     .allInnerTexts();
 
 /**
- * The undo step of issue 15 item 3 goes here (its engineer adds it): `afterImport(page, importId)`
- * runs once each import below has succeeded, on the result screen.
+ * Undo (issue 15 item 3): in the Import History, the newest succeeded import of `kind` is undone
+ * through its button and the confirmation dialog; its row then says "Undone".
  */
+async function undoNewest(page, baseUrl, kind, screenshot, name) {
+  await page.goto(`${baseUrl}/ImportHistory?kind=${kind}&status=succeeded`);
+  const undo = page.getByRole('button', { name: /^Undo import #\d+$/ }).first();
+  await undo.waitFor({ timeout: 30_000 });
+  const label = (await undo.getAttribute('aria-label')) ?? '';
+  const id = label.replace(/\D/g, '');
+  await undo.click();
+  const dialog = page.getByRole('dialog', { name: `Undo import #${id}?` });
+  await dialog.getByRole('button', { name: 'Undo import', exact: true }).waitFor();
+  await page.waitForTimeout(400); // the modal's fade-in, for the screenshot only
+  await screenshot(page, `${name}-undo-dialog`);
+  await dialog.getByRole('button', { name: 'Undo import', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await page.goto(`${baseUrl}/ImportHistory?kind=${kind}`);
+  const row = page.locator('tbody tr').filter({ has: page.getByRole('cell', { name: id, exact: true }) });
+  await row.getByText('Undone', { exact: false }).first().waitFor({ timeout: 30_000 });
+  await screenshot(page, `${name}-undone`);
+}
+
+/** Extra steps run once each import below has succeeded, on the result screen. */
 export const afterImportSteps = [];
 
 async function openPage(page, label, route, title) {
@@ -63,7 +83,7 @@ async function openPage(page, label, route, title) {
 }
 
 export const importPreviewJourney = {
-  name: 'Import preview: preview → import → download problems, on the Fault Codes Excel Importer and the Activation Codes Uploader',
+  name: 'Import preview: preview → import → download problems → undo, on the Fault Codes Excel Importer and the Activation Codes Uploader',
   async run({ baseUrl, newPage, screenshot }) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obd-preview-'));
     const page = await newPage();
@@ -113,6 +133,7 @@ export const importPreviewJourney = {
     await page.getByText('Imported 2 fault codes', { exact: false }).first().waitFor();
     await screenshot(page, 'import-preview-fault-codes-imported');
     for (const step of afterImportSteps) await step(page);
+    await undoNewest(page, baseUrl, 'fault_codes', screenshot, 'import-preview-fault-codes');
 
     // --- Activation codes: the same file twice; the second preview finds them stored, and is cancelled.
     await openPage(
@@ -147,6 +168,20 @@ export const importPreviewJourney = {
     await page.getByText('Preview: nothing imported yet').waitFor({ timeout: 60_000 });
     assert.deepEqual((await figures(page)).slice(1), ['3', '0', '1', '1', '1']);
     await screenshot(page, 'import-preview-activation-again');
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.getByRole('button', { name: 'Upload', exact: true }).waitFor();
+    // Undo of the activation codes import: its code is gone, so a new preview finds it new again.
+    await undoNewest(page, baseUrl, 'activation_codes', screenshot, 'import-preview-activation');
+    await openPage(
+      page,
+      'Activation Codes Uploader',
+      '/ActivationCodesUploader',
+      'Activation Codes Uploader',
+    );
+    await page.locator('[data-testid="file-input"]').setInputFiles(csv);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText('Preview: nothing imported yet').waitFor({ timeout: 60_000 });
+    assert.deepEqual((await figures(page)).slice(1), ['3', '1', '1', '0', '1']);
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     await page.getByRole('button', { name: 'Upload', exact: true }).waitFor();
     fs.rmSync(dir, { recursive: true, force: true });
