@@ -11,6 +11,7 @@ import {
   previewExpiryText,
 } from './ImportFlowViews.tsx';
 import { DuplicateFileWarning, ResultSection, RowProblemsTable } from './ResultViews.tsx';
+import { RunningImports } from './RunningImports.tsx';
 import { UploadProgress } from './UploadProgress.tsx';
 import { useUpload } from './useUpload.ts';
 import { type FileRule, fileProblem, submitProblem } from './validation.ts';
@@ -125,6 +126,7 @@ function UploadForm<Result extends UploadOutcome>({
       <Title order={2}>{declaration.title}</Title>
       <Text c="dimmed">{declaration.description}</Text>
 
+      {state.status === 'idle' && <RunningImports kind={declaration.kind} />}
       {(state.status === 'idle' || state.status === 'uploading') && (
         <form onSubmit={submit} noValidate>
           <Stack gap="md">
