@@ -75,7 +75,8 @@ export async function benchLists(databaseUrl?: string, only: string[] = []): Pro
  * so most pairs are frequent × frequent, the worst for counting. Target p95 ≤ 100 ms.
  *   node --import tsx bench/lists.ts pairs [sqlite:/tmp/obd-bench-ops.sqlite | postgres://…]
  * BENCH_PAIRS_LISTS=ScanDetail keeps those lists; BENCH_PAIRS_TRIPLES=1 adds every triple of the
- * scans list; BENCH_PAIRS_REQUESTS sets the timed requests per case (default 20).
+ * scans list; BENCH_PAIRS_REQUESTS sets the timed requests per case (default 20); BENCH_PAIRS_ONLY
+ * keeps the cases whose URL contains it.
  */
 export async function benchFilterPairs(databaseUrl: string): Promise<string[]> {
   const { OPERATION_CASES } = await import('./operations.ts');
@@ -125,6 +126,7 @@ export async function benchFilterPairs(databaseUrl: string): Promise<string[]> {
   try {
     const headers = await signIn(server.url);
     for (const url of urls) {
+      if (process.env.BENCH_PAIRS_ONLY && !url.includes(process.env.BENCH_PAIRS_ONLY)) continue;
       const first = await fetch(`${server.url}${url}`, { headers });
       if (!first.ok) throw new Error(`${url}: ${first.status} ${await first.text()}`);
       const body = (await first.json()) as { total: number };

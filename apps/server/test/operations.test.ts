@@ -373,6 +373,13 @@ describe.each(DIALECTS)('counted activity lists on %s', (dialect) => {
         s.scan_end_time <= '2025-05-06T23:59:59.999Z',
     ],
     [
+      'scan_start_time=2025-05-03&scan_end_time=2025-05-06',
+      (s) =>
+        s.scan_start_time >= '2025-05-03' &&
+        s.scan_end_time !== null &&
+        s.scan_end_time <= '2025-05-06T23:59:59.999Z',
+    ],
+    [
       'make=hond&scan_start_time=2025-06-01',
       (s) => lower(s.make).includes('hond') && s.scan_start_time >= '2025-06-01',
     ],

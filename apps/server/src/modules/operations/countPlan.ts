@@ -406,23 +406,27 @@ export async function countedValuesWhere<Q extends object>(
   });
   const isCounted = (rule: FilterRule) => countedColumns.includes(rule.column) && rule.match === 'contains';
   const counted = active.filter(([, rule]) => isCounted(rule));
-  if (counted.length === 0) return undefined;
-  const found = await rows<{ col: string; val: string }>(
-    db,
-    sql`SELECT col, val FROM list_totals WHERE tbl = ${table} AND n > 0 AND (${sql.join(
-      counted.map(
-        ([param, rule]) =>
-          sql`(col = ${rule.column} AND val LIKE ${likePattern(String((query as Filters)[param]))} ESCAPE '\\')`,
-      ),
-      sql` OR `,
-    )})`,
-  );
-  if (counted.some(([, rule]) => found.filter((v) => v.col === rule.column).length > MAX_PAIR_VALUES))
-    return undefined;
   // "End ≤ to" matches most rows: kept off its index (end, start), which SQLite chose to look up
-  // 700,000 rows for 'gmail' before to (29 s); the time-order index holds the end time too.
+  // 700,000 rows for 'gmail' before to (29 s), or to count a month's range (start ≥ and end ≤:
+  // 587 → 127 ms); the time-order index holds the end time too.
   const isEnd = (rule: FilterRule) => 'end' in spec && rule.column === spec.end && rule.match === 'atMost';
   const ends = active.filter(([, rule]) => isEnd(rule));
+  if (counted.length === 0 && (ends.length === 0 || active.length < 2)) return undefined;
+  const found =
+    counted.length === 0
+      ? []
+      : await rows<{ col: string; val: string }>(
+          db,
+          sql`SELECT col, val FROM list_totals WHERE tbl = ${table} AND n > 0 AND (${sql.join(
+            counted.map(
+              ([param, rule]) =>
+                sql`(col = ${rule.column} AND val LIKE ${likePattern(String((query as Filters)[param]))} ESCAPE '\\')`,
+            ),
+            sql` OR `,
+          )})`,
+        );
+  if (counted.some(([, rule]) => found.filter((v) => v.col === rule.column).length > MAX_PAIR_VALUES))
+    return undefined;
   const others = Object.fromEntries(
     active.filter(([, rule]) => !isCounted(rule) && !isEnd(rule)),
   ) as FilterRules<Q>;
