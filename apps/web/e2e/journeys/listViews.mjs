@@ -122,7 +122,8 @@ export const listViews = {
       'details',
     );
     await viewer.goBack();
-    await viewer.getByRole('table').first().waitFor();
+    // The details screen has a table too: wait for the list's own filters, as a person would.
+    await viewer.locator('input[name="email"]').waitFor();
     await viewer.evaluate(() =>
       document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined,
     );
