@@ -11,11 +11,11 @@ describe.each(DIALECTS)('a bulk import into an empty table on %s', (dialect) => 
   let editor: Record<string, string>;
   let file: Buffer;
 
-  const upload = () => {
+  const upload = (query = '') => {
     const body = multipart({}, { name: 'codes.xlsx', data: file });
     return t.app.inject({
       method: 'POST',
-      url: '/api/faultCodes',
+      url: `/api/faultCodes${query}`,
       payload: body.payload,
       headers: { ...editor, ...body.headers },
     });
@@ -39,6 +39,44 @@ describe.each(DIALECTS)('a bulk import into an empty table on %s', (dialect) => 
     file = await xlsx([{ name: 'Codes', rows: [header, ...codes, ...repeats] }]);
   });
   afterAll(() => t.close());
+
+  it('previews the bulk load: the figures of the import, nothing written, every index as it was', async () => {
+    const indexes = async () =>
+      dialect === 'postgres'
+        ? (
+            await sql<{ n: number }>`select count(*) as n from pg_indexes where tablename = 'fault_codes'
+              and schemaname = current_schema()`.execute(t.db.kysely)
+          ).rows[0]?.n
+        : (
+            await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'index'
+              and tbl_name = 'fault_codes'`.execute(t.db.kysely)
+          ).rows[0]?.n;
+    const before = Number(await indexes());
+    // The list of the table goes on answering while the preview runs.
+    const previewing = upload('?preview=true');
+    let readsDuring = 0;
+    let done = false;
+    void previewing.finally(() => {
+      done = true;
+    });
+    while (!done) {
+      const read = await t.app.inject({ url: '/api/faultCodesList?dtc=P0001', headers: editor });
+      expect(read.statusCode).toBe(200);
+      readsDuring++;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const res = await previewing;
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().preview.sheets[0]).toMatchObject({
+      newRows: ROWS,
+      inFileDuplicates: 3,
+      databaseDuplicates: 0,
+    });
+    expect(readsDuring).toBeGreaterThan(0);
+    const { rows } = await sql<{ n: number }>`select count(*) as n from fault_codes`.execute(t.db.kysely);
+    expect(Number(rows[0]?.n)).toBe(0);
+    expect(Number(await indexes())).toBe(before);
+  });
 
   it('imports every distinct code once and keeps the natural key unique', async () => {
     const res = await upload();

@@ -21,13 +21,20 @@ import type { RowProblems, StagedSheet, Values } from './sheet.ts';
  *    maintaining it row by row (1,000,000 fault codes: the insert took 67 s with every index,
  *    ~8 s with the primary key only, then ~14 s to build the others, at a load of 8–11).
  *    Dropping takes an ACCESS EXCLUSIVE lock, so readers of that table wait until the commit;
- *    a failure rolls the indexes back with the rows. The rebuilt unique constraint re-checks
+ *    a failure rolls the indexes back with the rows. A preview never drops them (it rolls back
+ *    anyway; slower on a big file, but nobody waits for a look). The rebuilt unique constraint re-checks
  *    the keys: a repeat that slipped through fails the import, it never stores a duplicate.
  */
 export async function writeSheetPostgres(
   trx: Transaction<Database>,
   staged: StagedSheet,
-  options: { importId: number; problems: RowProblems; onProgress(written: number, fraction: number): void },
+  options: {
+    importId: number;
+    problems: RowProblems;
+    onProgress(written: number, fraction: number): void;
+    /** A preview rolls back: it keeps the indexes so that readers of the table never wait for it. */
+    keepIndexes?: boolean;
+  },
 ) {
   const started = performance.now();
   const { plan, stats } = staged;
@@ -84,7 +91,7 @@ export async function writeSheetPostgres(
     adding -= Number((stale.rows[0] as { n: number } | undefined)?.n ?? 0);
   }
   const rebuild =
-    adding >= REBUILD_MIN_ROWS && storedRows <= REBUILD_MAX_RATIO * adding
+    !options.keepIndexes && adding >= REBUILD_MIN_ROWS && storedRows <= REBUILD_MAX_RATIO * adding
       ? await dropIndexes(trx, target.table)
       : [];
 

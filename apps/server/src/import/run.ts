@@ -206,6 +206,7 @@ export async function runImport<Answer, Context>(
             await writeSheetPostgres(trx, s, {
               importId: record.id,
               problems,
+              keepIndexes: options.preview !== undefined,
               onProgress: (n, f) => progress.update(base + n, 50 + (50 * (base + f * s.accepted)) / toWrite),
             });
           else
