@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import { MAX_ROW_ERRORS } from '@obd/contract';
 import { CompiledQuery, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { RowProblems, StagedSheet, Values } from './sheet.ts';
+import { type RowProblems, type StagedSheet, spooled, type Values } from './sheet.ts';
 
 /**
  * Pass 2 on PostgreSQL (issue 15 item 5): a staged sheet goes into the table set-based.
@@ -185,21 +184,6 @@ async function dropIndexes(trx: Transaction<Database>, table: string): Promise<s
     }
   }
   return [...again, ...constraints];
-}
-
-/** The spooled batches of a staged sheet, in order, as the JSON text they were written as. */
-async function* spooled(file: string): AsyncGenerator<string> {
-  let carry = '';
-  for await (const chunk of fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
-    const text = carry + (chunk as string);
-    let start = 0;
-    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-      yield text.slice(start, nl);
-      start = nl + 1;
-    }
-    carry = text.slice(start);
-  }
-  if (carry.trim()) yield carry;
 }
 
 const quote = (name: string) => `"${name}"`;

@@ -201,7 +201,7 @@ export async function stageSheet(
 }
 
 /** The spooled batches of a staged sheet, in order, as the JSON text they were written as. */
-async function* spooled(file: string): AsyncGenerator<string> {
+export async function* spooled(file: string): AsyncGenerator<string> {
   let carry = '';
   for await (const chunk of fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
     const text = carry + (chunk as string);
