@@ -1,6 +1,6 @@
 import { DEFAULT_THEME, mergeMantineTheme } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
-import { contrast, cssVariablesResolver, theme } from './theme.ts';
+import { contrast, cssVariablesResolver, darkRow, lightRow, theme } from './theme.ts';
 
 const resolved = mergeMantineTheme(DEFAULT_THEME, theme);
 const variables = cssVariablesResolver(resolved);
@@ -30,6 +30,13 @@ describe('theme contrast (WCAG AA 4.5:1, what axe checks in the journeys)', () =
       const dark = variables.dark;
       const shades = resolved.colors[name] ?? [];
       expect(contrast(colourOf(light[`--mantine-color-${name}-text`]), WHITE)).toBeGreaterThanOrEqual(4.5);
+      // On a striped or hovered table row too (axe found red on a hovered Import History row).
+      expect(
+        contrast(colourOf(light[`--mantine-color-${name}-text`]), lightRow(resolved)),
+      ).toBeGreaterThanOrEqual(4.5);
+      expect(
+        contrast(colourOf(dark[`--mantine-color-${name}-text`]), darkRow(resolved)),
+      ).toBeGreaterThanOrEqual(4.5);
       expect(contrast(colourOf(light[`--mantine-color-${name}-outline`]), WHITE)).toBeGreaterThanOrEqual(4.5);
       expect(contrast(WHITE, colourOf(light[`--mantine-color-${name}-filled`]))).toBeGreaterThanOrEqual(4.5);
       for (const tint of [shades[1], shades[2]]) {

@@ -1,4 +1,4 @@
-import { type CSSVariablesResolver, createTheme, DEFAULT_THEME, darken, lighten } from '@mantine/core';
+import { type CSSVariablesResolver, createTheme, darken, lighten } from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'blue',
@@ -11,11 +11,15 @@ export const theme = createTheme({
   focusRing: 'auto',
 });
 
+/** The backgrounds text stands on besides the page: a table's striped and hovered rows. */
+export const lightRow = (resolved: { colors: Record<string, readonly string[]> }) =>
+  resolved.colors.gray?.[1] ?? '#f1f3f5';
+export const darkRow = (resolved: { colors: Record<string, readonly string[]> }) =>
+  resolved.colors.dark?.[6] ?? '#2e2e2e';
+
 /** WCAG AA for normal-size text. */
 const AA = 4.5;
 const WHITE = '#ffffff';
-const LIGHT_BODY = WHITE;
-const DARK_BODY = DEFAULT_THEME.colors.dark[7];
 
 /**
  * Every colour's text, filled, outline and light-variant shades made to reach 4.5:1 where Mantine's
@@ -31,8 +35,10 @@ export const cssVariablesResolver: CSSVariablesResolver = (resolved) => {
   for (const [name, shades] of Object.entries(resolved.colors)) {
     if (name === 'dark' || shades.length < 10) continue;
     const s = shades as readonly string[];
-    // Light scheme: text and outline on white, white on filled, shade 9 on the light tints.
-    const lightText = passing(s.slice(6), LIGHT_BODY, (c) => darken(c, 0.1));
+    // Light scheme: text and outline on the page and on a table's striped or hovered row (gray 1,
+    // the darker of the two: red 8 passes on white but is 4.28:1 on a hovered row), white on
+    // filled, shade 9 on the light tints.
+    const lightText = passing(s.slice(6), lightRow(resolved), (c) => darken(c, 0.1));
     const filled = passing([s[8] ?? s[9] ?? ''], WHITE, (c) => darken(c, 0.1), WHITE);
     light[`--mantine-color-${name}-text`] = lightText;
     light[`--mantine-color-${name}-outline`] = lightText;
@@ -42,8 +48,11 @@ export const cssVariablesResolver: CSSVariablesResolver = (resolved) => {
     light[`--mantine-color-${name}-light-color`] = passing([s[9] ?? ''], s[2] ?? WHITE, (c) =>
       darken(c, 0.1),
     );
-    // Dark scheme: text and outline on the body (lighter shades), white on filled.
-    const darkText = passing([s[4], s[3], s[2], s[1], s[0]].map(String), DARK_BODY, (c) => lighten(c, 0.1));
+    // Dark scheme: text and outline on the body and on a striped or hovered row (dark 6, lighter
+    // than the body): lighter shades; white on filled.
+    const darkText = passing([s[4], s[3], s[2], s[1], s[0]].map(String), darkRow(resolved), (c) =>
+      lighten(c, 0.1),
+    );
     dark[`--mantine-color-${name}-text`] = darkText;
     dark[`--mantine-color-${name}-outline`] = darkText;
     dark[`--mantine-color-${name}-filled`] = filled;
