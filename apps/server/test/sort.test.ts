@@ -7,6 +7,7 @@ import {
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
+import { expectedOrder, type Row, random } from './sortOrder.ts';
 
 /**
  * Sort by any column (issue 12 item 2, decisions §9), on both databases: every sortable field of
@@ -14,29 +15,6 @@ import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.t
  * broken by the id in the sort's direction so pages never overlap; unknown fields refused; the
  * export in the same order.
  */
-
-type Row = Record<string, unknown> & { id: number };
-
-/** A small deterministic generator: the same rows on both databases. */
-function random(seed: number) {
-  let s = seed;
-  return () => {
-    s = (s * 1103515245 + 12345) % 2147483648;
-    return s / 2147483648;
-  };
-}
-
-/** The order the lists promise: NULLs first ascending (last descending), code-point text, then id. */
-function expectedOrder(rows: Row[], field: string, order: 'asc' | 'desc'): number[] {
-  const sign = order === 'asc' ? 1 : -1;
-  const compare = (a: unknown, b: unknown) => {
-    if (a === b) return 0;
-    if (a === null || a === undefined) return -1;
-    if (b === null || b === undefined) return 1;
-    return (a as string | number) < (b as string | number) ? -1 : 1;
-  };
-  return [...rows].sort((a, b) => sign * (compare(a[field], b[field]) || a.id - b.id)).map((r) => r.id);
-}
 
 describe.each(DIALECTS)('sort by any column on %s', (dialect) => {
   let t: TestContext;

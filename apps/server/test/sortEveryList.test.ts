@@ -8,6 +8,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertActuation, insertCustom, insertMake, insertSpf } from './catalogueFactories.ts';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
+import { expectedOrder, type Row, random } from './sortOrder.ts';
 
 /**
  * Every list sorts (issue 12 item 2, decisions §9), beyond the operations lists of sort.test.ts:
@@ -15,28 +16,6 @@ import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.t
  * field, both directions, all pages, against the rows themselves, ties broken by the id; the
  * grouped catalogues by their group's key; unknown fields refused; the exports in the same order.
  */
-
-type Row = Record<string, unknown> & { id: number };
-
-function random(seed: number) {
-  let s = seed;
-  return () => {
-    s = (s * 1103515245 + 12345) % 2147483648;
-    return s / 2147483648;
-  };
-}
-
-/** NULLs first ascending (last descending), code-point text, false before true, then the id. */
-function expectedOrder(rows: Row[], field: string, order: 'asc' | 'desc'): number[] {
-  const sign = order === 'asc' ? 1 : -1;
-  const compare = (a: unknown, b: unknown) => {
-    if (a === b) return 0;
-    if (a === null || a === undefined) return -1;
-    if (b === null || b === undefined) return 1;
-    return (a as string | number) < (b as string | number) ? -1 : 1;
-  };
-  return [...rows].sort((a, b) => sign * (compare(a[field], b[field]) || a.id - b.id)).map((r) => r.id);
-}
 
 describe.each(DIALECTS)('every list sorts on %s', (dialect) => {
   let t: TestContext;

@@ -1,7 +1,7 @@
 import { MAX_ROW_ERRORS } from '@obd/contract';
 import { CompiledQuery, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { type RowProblems, type StagedSheet, spooled, type Values } from './sheet.ts';
+import { importConstants, type RowProblems, type StagedSheet, spooled, type Values } from './sheet.ts';
 
 /**
  * Pass 2 on PostgreSQL (issue 15 item 5): a staged sheet goes into the table set-based.
@@ -37,12 +37,7 @@ export async function writeSheetPostgres(
 ) {
   const started = performance.now();
   const { plan, stats } = staged;
-  const own = plan.constants?.({ importId: options.importId }) ?? { columns: [], types: [], values: [] };
-  const constants = {
-    columns: [...own.columns, 'import_id'],
-    types: [...own.types, 'int4' as const],
-    values: [...own.values, options.importId],
-  };
+  const constants = importConstants(plan, options.importId);
   const target = plan.target;
   const table = quote(target.table);
   const stage = quote(`import_stage_${target.table}`);

@@ -218,6 +218,17 @@ export async function* spooled(file: string): AsyncGenerator<string> {
 /** Below this many rows to write, a sheet is inserted into the table's indexes as they are. */
 const REBUILD_MIN_ROWS = 50_000;
 
+/** The columns every row of a sheet gets besides the file's: the plan's own and the import's id
+ * (every imported row carries it: the undo removes exactly those, migration 013). */
+export function importConstants(plan: StagedSheet['plan'], importId: number) {
+  const own = plan.constants?.({ importId }) ?? { columns: [], types: [], values: [] };
+  return {
+    columns: [...own.columns, 'import_id'],
+    types: [...own.types, 'int4' as const],
+    values: [...own.values, importId],
+  };
+}
+
 /**
  * Pass 2: inserts a staged sheet within the transaction `trx`.
  *
@@ -235,13 +246,7 @@ export async function writeSheet(
 ) {
   const started = performance.now();
   const { plan, stats } = staged;
-  const own = plan.constants?.({ importId: options.importId }) ?? { columns: [], types: [], values: [] };
-  // Every imported row carries its import's id: the undo removes exactly those (migration 013).
-  const constants = {
-    columns: [...own.columns, 'import_id'],
-    types: [...own.types, 'int4' as const],
-    values: [...own.values, options.importId],
-  };
+  const constants = importConstants(plan, options.importId);
   const target = plan.target;
   const table = quote(target.table);
   const columns = [...target.columns, ...constants.columns].map(quote).join(', ');
