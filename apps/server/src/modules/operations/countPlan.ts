@@ -1,7 +1,7 @@
-import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filters.ts';
+import type { FilterRule, FilterRules } from '../../lib/filters.ts';
 import { likePattern } from '../../lib/sql.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 
@@ -14,7 +14,7 @@ import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
  * must answer.
  */
 
-type Filters = Record<string, unknown>;
+export type Filters = Record<string, unknown>;
 
 /** A list's one active filter, if exactly one (null: none; undefined: more than one). */
 export function singleFilter<Q extends object>(rules: FilterRules<Q>, query: Q) {
@@ -27,7 +27,7 @@ export function singleFilter<Q extends object>(rules: FilterRules<Q>, query: Q) 
   return { param, rule, value: (query as Filters)[param] };
 }
 
-interface Plan {
+export interface Plan {
   total: number;
   /** Matching rows per day of the sort column, when known (any order). */
   days?: () => Promise<Map<string, number>>;
@@ -35,17 +35,19 @@ interface Plan {
   where?: (walk: boolean) => Expression<SqlBool> | null;
   /** Whether reading in time order from the day bound is the right plan (frequent matches). */
   walk: boolean;
+  /** Page 1 starts from the days' bound too (the newest rows may all fail an end bound). */
+  boundsFirstPage?: boolean;
 }
 
 type Row = Record<string, unknown>;
 
-async function rows<T = Row>(db: Kysely<Database>, query: ReturnType<typeof sql>): Promise<T[]> {
+export async function rows<T = Row>(db: Kysely<Database>, query: ReturnType<typeof sql>): Promise<T[]> {
   return (await query.execute(db)).rows as T[];
 }
 
-const sumOf = (list: { n: unknown }[]) => list.reduce((s, r) => s + Number(r.n), 0);
+export const sumOf = (list: { n: unknown }[]) => list.reduce((s, r) => s + Number(r.n), 0);
 
-function toMap(list: { day: string; n: unknown }[]): Map<string, number> {
+export function toMap(list: { day: string; n: unknown }[]): Map<string, number> {
   const map = new Map<string, number>();
   for (const r of list) map.set(r.day, (map.get(r.day) ?? 0) + Number(r.n));
   return map;
@@ -65,10 +67,10 @@ function monthsOf(values: { months?: unknown }[]): Map<string, number> {
 }
 
 /** Columns with a `COLLATE NOCASE` index on SQLite (migration 001). */
-const nocase = new Set(['email', 'user_email', 'make', 'model']);
+export const nocase = new Set(['email', 'user_email', 'make', 'model']);
 
 /** Below this share of the table, a list reads the filter's index and sorts instead of walking. */
-const WALK_SHARE = 0.02;
+export const WALK_SHARE = 0.02;
 /** Sum day counts over at most this many matching values (else: the general path). */
 const MAX_DAY_VALUES = 200;
 
@@ -273,7 +275,7 @@ export function plan(
 }
 
 /** Sum pair counters over at most this many matching values per filter (else: the general path). */
-const MAX_PAIR_VALUES = 5000;
+export const MAX_PAIR_VALUES = 5000;
 
 /**
  * Two filters on counted columns together (migration 017's `list_pairs`): the exact total as the
@@ -380,69 +382,4 @@ export function pairPlan<Q extends object>(
     }
     return { total, walk: total >= WALK_SHARE * all, where };
   };
-}
-
-/**
- * SQLite, filters the counters cannot total together (three or more, a date with a value…): each
- * filter on a counted column as the exact values it matches (`col IN ('Toyota', 'TOYOTA')`, read
- * from `list_totals`), which migration 017's (value, time) indexes serve — counting a make within
- * a date range is then a range of one index, not a lookup of every Toyota through the FTS table.
- * The same rows as the rules select (the counted values are the column's own). Undefined on
- * PostgreSQL (its trigram indexes and statistics plan these) or when no filter is counted.
- */
-export async function countedValuesWhere<Q extends object>(
-  db: Kysely<Database>,
-  dialect: Dialect,
-  table: CountedTableName,
-  rules: FilterRules<Q>,
-  query: Q,
-): Promise<((eb: ExpressionBuilder<Database, CountedTableName>) => Expression<SqlBool>) | undefined> {
-  if (dialect !== 'sqlite') return undefined;
-  const spec = COUNTED_LISTS[table].counted;
-  const countedColumns = [...spec.byDay, ...spec.totalsOnly] as string[];
-  const active = (Object.entries(rules) as [string, FilterRule][]).filter(([param]) => {
-    const v = (query as Filters)[param];
-    return v !== undefined && v !== null && v !== '';
-  });
-  const isCounted = (rule: FilterRule) => countedColumns.includes(rule.column) && rule.match === 'contains';
-  const counted = active.filter(([, rule]) => isCounted(rule));
-  // "End ≤ to" matches most rows: kept off its index (end, start), which SQLite chose to look up
-  // 700,000 rows for 'gmail' before to (29 s), or to count a month's range (start ≥ and end ≤:
-  // 587 → 127 ms); the time-order index holds the end time too.
-  const isEnd = (rule: FilterRule) => 'end' in spec && rule.column === spec.end && rule.match === 'atMost';
-  const ends = active.filter(([, rule]) => isEnd(rule));
-  if (counted.length === 0 && (ends.length === 0 || active.length < 2)) return undefined;
-  const found =
-    counted.length === 0
-      ? []
-      : await rows<{ col: string; val: string }>(
-          db,
-          sql`SELECT col, val FROM list_totals WHERE tbl = ${table} AND n > 0 AND (${sql.join(
-            counted.map(
-              ([param, rule]) =>
-                sql`(col = ${rule.column} AND val LIKE ${likePattern(String((query as Filters)[param]))} ESCAPE '\\')`,
-            ),
-            sql` OR `,
-          )})`,
-        );
-  if (counted.some(([, rule]) => found.filter((v) => v.col === rule.column).length > MAX_PAIR_VALUES))
-    return undefined;
-  const others = Object.fromEntries(
-    active.filter(([, rule]) => !isCounted(rule) && !isEnd(rule)),
-  ) as FilterRules<Q>;
-  return (eb) =>
-    eb.and([
-      whereFilters(eb, dialect, others, query),
-      ...ends.map(([param, rule]) => sql<SqlBool>`+${sql.ref(rule.column)} <= ${(query as Filters)[param]}`),
-      ...counted.map(([, rule]) => {
-        const vals = found.filter((v) => v.col === rule.column).map((v) => v.val);
-        if (vals.length === 0) return sql<SqlBool>`0`;
-        // Columns of many values (e-mail, model) are tested in the time-order index that holds
-        // them (004's order_filters), not looked up through their own: 700 'gmail' addresses
-        // through the e-mail index under a date took 25 s.
-        return (spec.byDay as readonly string[]).includes(rule.column)
-          ? sql<SqlBool>`${sql.ref(rule.column)} IN (${sql.join(vals)})`
-          : sql<SqlBool>`+${sql.ref(rule.column)} IN (${sql.join(vals)})`;
-      }),
-    ]);
 }

@@ -5,9 +5,11 @@ import type { Database } from '../../db/schema.ts';
 import { type FilterRules, whereFilters } from '../../lib/filters.ts';
 import { fetchPage, type Page } from '../../lib/list.ts';
 import { resolveSort, type SortShape } from '../../lib/sort.ts';
-import { countedValuesWhere, pairPlan, plan, singleFilter } from './countPlan.ts';
+import { pairPlan, plan, singleFilter } from './countPlan.ts';
+import { endPlan } from './endPlan.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 import { sortedPage } from './sortedList.ts';
+import { countedValuesWhere } from './valuesWhere.ts';
 
 /**
  * Pages of the activity lists (scans, special-function runs, actuation runs) at a million rows,
@@ -52,7 +54,9 @@ export async function countedPage<T extends CountedTableName, Q extends { page: 
   // step over index entries from the nearer end).
   const planned =
     plan(db, dialect, table, filter) ??
-    (filter === undefined ? pairPlan(db, dialect, table, rules, query) : undefined);
+    (filter === undefined
+      ? (pairPlan(db, dialect, table, rules, query) ?? endPlan(db, dialect, table, rules, query))
+      : undefined);
   if (!planned) {
     if (filter && offset === 0) {
       // One uncounted filter (licence plate: trigram / FTS index): the page and its total from
@@ -102,7 +106,7 @@ export async function countedPage<T extends CountedTableName, Q extends { page: 
   let q = condition ? base().where(() => condition) : base().where(ruleWhere);
   let skip = offset;
   let olderEndOf: [string, number] | undefined;
-  if (p.days && walk && (offset > 0 || filter?.rule.match === 'atMost')) {
+  if (p.days && walk && (offset > 0 || filter?.rule.match === 'atMost' || p.boundsFirstPage)) {
     // Newest day first: find the day holding row `offset`, read from the bound above it.
     // Days with no match still bound the walk when skipped (none of their rows match).
     const days = [...(await p.days()).entries()].sort((a, b) => (a[0] < b[0] ? 1 : -1));

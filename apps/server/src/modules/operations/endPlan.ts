@@ -1,0 +1,218 @@
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import type { FilterRule, FilterRules } from '../../lib/filters.ts';
+import { likePattern } from '../../lib/sql.ts';
+import {
+  type Filters,
+  MAX_PAIR_VALUES,
+  nocase,
+  type Plan,
+  rows,
+  sumOf,
+  toMap,
+  WALK_SHARE,
+} from './countPlan.ts';
+import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
+
+/**
+ * "End ≤ to" with one other filter (issue 12 item 1), exact without counting the rows that end
+ * before `to` (most of the table):
+ *
+ * - **with "start ≥ from"** (a date range): 004's end days per start day (`list_days`, col = the
+ *   end column, val = the end day, day = the start day) hold the rows ending on a day before
+ *   `to`'s and starting on a day after `from`'s; the rows ending on `to`'s day up to `to`, and
+ *   those starting on `from`'s day from `from`, are counted from the two time indexes (one day of
+ *   each). The same sums per start day bound every page, as for one filter.
+ * - **with a counted column** (make, e-mail, country…): migration 021's `list_end_days` holds each
+ *   value's rows per end day (per end month for e-mail and model); the rows ending within `to`'s
+ *   day (month) up to `to` are counted from the end-time index, which holds e-mail and model.
+ *   The page walks the time order from the newest start day holding any row that ends by `to`
+ *   (the days after it hold none), the value's own (value, time) index on SQLite when it is one
+ *   value of a column of few values.
+ *
+ * No assumption is made about end ≥ start: every part is counted on both times. Undefined when
+ * the filters are not exactly the end bound and one of those (decided at once).
+ */
+type Counted = Plan & { where: (walk: boolean) => Expression<SqlBool> };
+
+export function endPlan<Q extends object>(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: CountedTableName,
+  rules: FilterRules<Q>,
+  query: Q,
+): (() => Promise<Counted>) | undefined {
+  const spec = COUNTED_LISTS[table].counted;
+  if (!('end' in spec)) return undefined;
+  const active = (Object.entries(rules) as [string, FilterRule][]).filter(([param]) => {
+    const v = (query as Filters)[param];
+    return v !== undefined && v !== null && v !== '';
+  });
+  if (active.length !== 2) return undefined;
+  const endAt = active.findIndex(([, r]) => r.column === spec.end && r.match === 'atMost');
+  if (endAt < 0) return undefined;
+  const [[endParam], [otherParam, other]] = (endAt === 0 ? active : [...active].reverse()) as [
+    [string, FilterRule],
+    [string, FilterRule],
+  ];
+  const to = String((query as Filters)[endParam]);
+  const value = (query as Filters)[otherParam];
+  const end = sql.ref(spec.end);
+  const order = sql.ref(spec.order);
+  // Walking the time order, the end bound is tested there, never looked up through its index
+  // (SQLite `+`; PostgreSQL an expression it has no index for).
+  const endTested =
+    dialect === 'sqlite' ? sql<SqlBool>`+${end} <= ${to}` : sql<SqlBool>`(${end} || '') <= ${to}`;
+  const toDay = to.slice(0, 10);
+  const all = async () =>
+    Number(
+      (
+        await rows<{ n: unknown }>(
+          db,
+          sql`SELECT n FROM list_totals WHERE tbl = ${table} AND col = '' AND val = ''`,
+        )
+      )[0]?.n ?? 0,
+    );
+  // The newest start day holding a row that ends on `to`'s day or before, and the day after it
+  // (the first with rows): every match sorts below that day, so page 1 starts there.
+  const above = async (map: Map<string, number>) => {
+    const [newest] = await rows<{ day: string | null }>(
+      db,
+      sql`SELECT max(day) AS day FROM list_days WHERE tbl = ${table} AND col = ${spec.end} AND val <= ${toDay} AND n > 0`,
+    );
+    if (!newest?.day) return map;
+    const [next] = await rows<{ day: string | null }>(
+      db,
+      sql`SELECT min(day) AS day FROM list_days WHERE tbl = ${table} AND col = '' AND val = '' AND day > ${newest.day}`,
+    );
+    if (next?.day && !map.has(next.day)) map.set(next.day, 0);
+    return map;
+  };
+
+  if (other.column === spec.order && other.match === 'atLeast')
+    return async () => {
+      const from = String(value);
+      const fromDay = from.slice(0, 10);
+      const [next] = await rows<{ day: string | null }>(
+        db,
+        sql`SELECT min(day) AS day FROM list_days WHERE tbl = ${table} AND col = '' AND val = '' AND day > ${fromDay}`,
+      );
+      const [whole, endEdge, startEdge, tableRows] = await Promise.all([
+        // Ending on a day before to's, starting on a day after from's.
+        rows<{ day: string; n: unknown }>(
+          db,
+          sql`SELECT day, sum(n) AS n FROM list_days WHERE tbl = ${table} AND col = ${spec.end} AND val < ${toDay} AND day > ${fromDay} GROUP BY day`,
+        ),
+        // Ending within to's day up to `to`, from `from` on: one day of the end index.
+        rows<{ day: string; n: unknown }>(
+          db,
+          sql`SELECT substr(${order}, 1, 10) AS day, count(*) AS n FROM ${sql.table(table)} WHERE ${end} >= ${toDay} AND ${end} <= ${to} AND ${order} >= ${from} GROUP BY substr(${order}, 1, 10)`,
+        ),
+        // Starting within from's day from `from`, ending on a day before to's: one day of the
+        // time-order index (it holds the end time).
+        rows<{ n: unknown }>(
+          db,
+          sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${order} >= ${from}${next?.day ? sql` AND ${order} < ${next.day}` : sql``} AND ${dialect === 'sqlite' ? sql`+${end}` : sql`(${end} || '')`} < ${toDay}`,
+        ),
+        all(),
+      ]);
+      const map = toMap([...whole, ...endEdge]);
+      const first = Number(startEdge[0]?.n ?? 0);
+      if (first > 0) map.set(fromDay, (map.get(fromDay) ?? 0) + first);
+      const total = [...map.values()].reduce((s, n) => s + n, 0);
+      const walk = total >= WALK_SHARE * tableRows;
+      const bounded = await above(map);
+      return {
+        total,
+        walk,
+        boundsFirstPage: true,
+        days: async () => bounded,
+        where: (walking: boolean) =>
+          walking
+            ? sql<SqlBool>`(${order} >= ${from} AND ${endTested})`
+            : sql<SqlBool>`(${order} >= ${from} AND ${end} <= ${to})`,
+      };
+    };
+
+  const column = other.column;
+  const byDay = (spec.byDay as readonly string[]).includes(column);
+  const byMonth = (spec.byMonth as readonly string[]).includes(column);
+  if (!(byDay || byMonth) || !['contains', 'exact', 'flag'].includes(other.match)) return undefined;
+  const exactValue = other.match === 'flag' ? (value ? '1' : '0') : String(value);
+  const matching =
+    other.match === 'contains'
+      ? sql`val ${dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`} ${likePattern(String(value))} ESCAPE '\\'`
+      : sql`val = ${exactValue}`;
+  // Buckets before to's: whole end days (months for e-mail and model).
+  const bucket = byDay ? toDay : to.slice(0, 7);
+  return async () => {
+    const found = await rows<{ col: string; val: string; n: unknown }>(
+      db,
+      sql`SELECT col, val, n FROM list_totals WHERE tbl = ${table} AND ((col = ${column} AND ${matching} AND n > 0) OR (col = '' AND val = ''))`,
+    );
+    const vals = found.filter((v) => v.col === column).map((v) => v.val);
+    const tableRows = sumOf(found.filter((v) => v.col === ''));
+    // The rows selected: the counted values themselves, so rows and total agree exactly.
+    const ref = sql.ref(column);
+    const direct =
+      other.match !== 'contains'
+        ? sql<SqlBool>`${ref} = ${other.match === 'flag' ? (value ? 1 : 0) : value}`
+        : dialect === 'postgres'
+          ? sql<SqlBool>`${ref} = ANY(${vals})`
+          : sql<SqlBool>`${ref} IN (${sql.join(vals)})`;
+    const tested =
+      other.match !== 'contains'
+        ? dialect === 'sqlite'
+          ? sql<SqlBool>`+${ref} = ${other.match === 'flag' ? (value ? 1 : 0) : value}`
+          : direct
+        : dialect === 'postgres'
+          ? direct
+          : sql<SqlBool>`+${ref} IN (${sql.join(vals)})`;
+    if (vals.length === 0) return { total: 0, walk: false, where: () => sql<SqlBool>`1 = 0` };
+    const many = vals.length > MAX_PAIR_VALUES;
+    const [[whole], [edge]] = await Promise.all([
+      // Too many values to list (not with the seeded shapes): a count over the rows.
+      many
+        ? rows<{ n: unknown }>(
+            db,
+            sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${direct} AND ${end} <= ${to}`,
+          )
+        : rows<{ n: unknown }>(
+            db,
+            sql`SELECT sum(n) AS n FROM list_end_days WHERE tbl = ${table} AND col = ${column} AND val IN (${sql.join(vals)}) AND day < ${bucket}`,
+          ),
+      // Within to's day (month): the end index range, testing the value (held by the index for
+      // e-mail and model).
+      many
+        ? [{ n: 0 }]
+        : rows<{ n: unknown }>(
+            db,
+            sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${end} >= ${bucket} AND ${end} <= ${to} AND ${tested}`,
+          ),
+    ]);
+    const total = Number(whole?.n ?? 0) + Number(edge?.n ?? 0);
+    const walk = total >= WALK_SHARE * tableRows;
+    // SQLite: one value of a column of few values has a (value, time) index (001's, 017's):
+    // walked in time order, it reads only that value's rows.
+    const drives = dialect === 'sqlite' && byDay && vals.length === 1;
+    const indexed =
+      other.match === 'contains' && dialect === 'sqlite' && nocase.has(column)
+        ? sql<SqlBool>`${ref} COLLATE NOCASE IN (${sql.join(vals)})`
+        : other.match === 'contains' && dialect === 'postgres'
+          ? sql<SqlBool>`${ref} ILIKE ${likePattern(String(value))} ESCAPE '\\'`
+          : direct;
+    return {
+      total,
+      walk,
+      boundsFirstPage: true,
+      days: async () => above(new Map()),
+      where: (walking: boolean) =>
+        walking
+          ? sql<SqlBool>`(${drives ? direct : tested} AND ${endTested})`
+          : dialect === 'sqlite'
+            ? sql<SqlBool>`(${indexed} AND +${end} <= ${to})`
+            : sql<SqlBool>`(${indexed} AND ${direct} AND ${end} <= ${to})`,
+    };
+  };
+}
