@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
 import { insertScan, insertSpecialFunction } from './operationsFactories.ts';
+import { expectedOrder } from './sortOrder.ts';
 
 /**
  * "End ≤ to" with another filter (issue 12 item 1; `modules/operations/endPlan.ts`, migration
@@ -146,6 +147,45 @@ describe.each(DIALECTS)('filters with an end bound on %s', (dialect) => {
       )
       .execute();
     await expectPagesMatch();
+  });
+
+  it('pages a sort whose column follows the filter (a VIN names its make) exactly', async () => {
+    // Honda's VINs sort after every other: a walk of the VIN index ascending meets no Honda for
+    // most of the table, so its budget runs out and the matches are sorted instead; descending
+    // it meets them at once. Both must give the rows' own order.
+    const rows = scans.map((s) => ({
+      id: s.id,
+      vin: `${lower(s.make).includes('hond') ? 'Z' : 'A'}${String(s.id).padStart(6, '0')}`,
+      make: s.make,
+      end: s.scan_end_time,
+    }));
+    for (const r of rows)
+      await t.db.kysely.updateTable('scans').set({ vin: r.vin }).where('id', '=', r.id).execute();
+    for (const [filter, keep] of [
+      ['make=hond', (r: (typeof rows)[number]) => lower(r.make).includes('hond')],
+      ['make=tata', (r: (typeof rows)[number]) => lower(r.make).includes('tata')],
+      [
+        'make=hond&scan_end_time=2025-06-10',
+        (r: (typeof rows)[number]) =>
+          lower(r.make).includes('hond') && r.end !== null && r.end <= '2025-06-10T23:59:59.999Z',
+      ],
+    ] as const)
+      for (const order of ['asc', 'desc'] as const) {
+        const expected = expectedOrder(rows.filter(keep), 'vin', order);
+        for (const limit of [2, 9]) {
+          const seen: number[] = [];
+          for (let page = 1; page <= Math.ceil(expected.length / limit) + 1; page += 1) {
+            const res = await t.app.inject({
+              url: `/api/ScanDetail?limit=${limit}&page=${page}&sort=vin&order=${order}&${filter}`,
+              headers,
+            });
+            expect(res.statusCode, res.body).toBe(200);
+            expect(res.json().total, `${filter} ${order} page ${page}`).toBe(expected.length);
+            seen.push(...res.json().scans.map((s: { id: number }) => s.id));
+          }
+          expect(seen, `${filter} by vin ${order}, ${limit} a page`).toEqual(expected);
+        }
+      }
   });
 
   it('totals special-function runs by a value or a start bound with an end bound', async () => {
