@@ -1,0 +1,252 @@
+import { sql } from 'kysely';
+import { COUNTED_LISTS, type CountedTableName } from '../src/modules/operations/lists.ts';
+import type { SeedContext } from './insert.ts';
+
+/**
+ * Benchmark volumes (a million scans and runs) without the per-row cost of the counting triggers.
+ *
+ * Every insert into an activity table fires the triggers of migrations 003 (FTS5 trigram search,
+ * SQLite), 004 (list counters per value and day), 007 (per month), 011 (per-scan DTCs and the
+ * overview's day and month counters) and 017 (pair counters): some 40 upserts per scan on SQLite,
+ * ~333 rows/s. A bulk load instead
+ *   1. sets the triggers aside (SQLite: drops them, keeping their SQL text from sqlite_master;
+ *      PostgreSQL: DISABLE TRIGGER USER) and drops the tables' secondary indexes (keeping their
+ *      definitions from the catalogue), all inside the caller's transaction;
+ *   2. inserts the generated rows;
+ *   3. re-creates the indexes from their saved definitions (a sorted build, not a million random
+ *      inserts), recomputes every derived row of the loaded tables with one GROUP BY per counter
+ *      (over a narrow copy of the counted columns: one pass over the wide rows), rebuilds the
+ *      FTS5 tables, and puts the triggers back exactly as they were.
+ * A failure rolls all of it back with the caller's transaction, triggers included.
+ *
+ * The derived rows are the ones the triggers would have written: `test/seedBulk.test.ts` seeds
+ * the same rows both ways on both dialects and compares every derived table row for row. The
+ * SQL mirrors the backfills of migrations 004, 007, 011 and 017, which cannot be reused: they
+ * live inside frozen migrations, which runtime code may not import (biome noRestrictedImports),
+ * and each runs once per column at migration time. The counted columns are read from the running
+ * lists' declaration (`modules/operations/lists.ts`), the same the lists count with; a column
+ * counted by a future migration but not declared there would show up in that test.
+ *
+ * Recomputing covers the whole table, not only the new rows: a counter the triggers had left at
+ * zero after deletions disappears (the same meaning: no rows). The seed never deletes, so a seeded
+ * database is identical either way.
+ */
+
+export type BulkTable = CountedTableName;
+
+interface SetAside {
+  restoreIndexes(): Promise<void>;
+  restoreTriggers(): Promise<void>;
+}
+
+const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** SEED_PROFILE=1 logs every statement of the rebuild that takes over half a second. */
+async function exec(ctx: SeedContext, text: string) {
+  const t = performance.now();
+  await sql.raw(text).execute(ctx.kx);
+  const ms = performance.now() - t;
+  if (process.env.SEED_PROFILE && ms > 500)
+    ctx.log(`${(ms / 1000).toFixed(1)} s ${text.replace(/\s+/g, ' ').slice(0, 140)}`);
+}
+
+async function rows<T>(ctx: SeedContext, text: string): Promise<T[]> {
+  return (await sql.raw<T>(text).execute(ctx.kx)).rows;
+}
+
+/** Drops (SQLite) or disables (PostgreSQL) the triggers and secondary indexes of `tables`. */
+async function setAside(ctx: SeedContext, tables: readonly string[]): Promise<SetAside> {
+  const list = tables.map((t) => `'${t}'`).join(', ');
+  if (ctx.dialect === 'sqlite') {
+    const saved = await rows<{ type: string; name: string; sql: string }>(
+      ctx,
+      `SELECT type, name, sql FROM sqlite_master WHERE type IN ('trigger', 'index') AND sql IS NOT NULL AND tbl_name IN (${list}) ORDER BY type, name`,
+    );
+    for (const s of saved) await exec(ctx, `DROP ${s.type === 'trigger' ? 'TRIGGER' : 'INDEX'} ${q(s.name)}`);
+    return {
+      async restoreIndexes() {
+        for (const s of saved.filter((x) => x.type === 'index')) await exec(ctx, s.sql);
+      },
+      async restoreTriggers() {
+        for (const s of saved.filter((x) => x.type === 'trigger')) await exec(ctx, s.sql);
+      },
+    };
+  }
+  // PostgreSQL: the indexes that back no constraint (the primary keys stay).
+  const indexes = await rows<{ name: string; def: string }>(
+    ctx,
+    `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def
+       FROM pg_index i
+      WHERE i.indrelid IN (${tables.map((t) => `to_regclass('${t}')`).join(', ')})
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
+      ORDER BY 1`,
+  );
+  for (const t of tables) await exec(ctx, `ALTER TABLE ${q(t)} DISABLE TRIGGER USER`);
+  for (const i of indexes) await exec(ctx, `DROP INDEX ${i.name}`);
+  return {
+    async restoreIndexes() {
+      await exec(ctx, `SET LOCAL maintenance_work_mem = '512MB'`);
+      for (const i of indexes) await exec(ctx, i.def);
+    },
+    async restoreTriggers() {
+      for (const t of tables) await exec(ctx, `ALTER TABLE ${q(t)} ENABLE TRIGGER USER`);
+    },
+  };
+}
+
+/**
+ * Runs `load` (which inserts into `tables`) with their triggers and indexes set aside, then puts
+ * them back and recomputes the derived tables. Call inside a transaction.
+ */
+export async function bulkLoad(
+  ctx: SeedContext,
+  tables: readonly BulkTable[],
+  load: () => Promise<void>,
+): Promise<void> {
+  if (tables.length === 0) return load();
+  const touched = tables.includes('scans') ? [...tables, 'scan_dtcs'] : [...tables];
+  const aside = await setAside(ctx, touched);
+  await load();
+  const seconds = (from: number) => `${((performance.now() - from) / 1000).toFixed(1)} s`;
+  let started = performance.now();
+  await aside.restoreIndexes();
+  ctx.log(`indexes rebuilt in ${seconds(started)}`);
+  started = performance.now();
+  // With the triggers still off: filling scan_dtcs would fire its own, counting the codes twice.
+  await rebuildDerived(ctx, tables);
+  await aside.restoreTriggers();
+  ctx.log(`derived tables rebuilt in ${seconds(started)}`);
+}
+
+/** The day and month buckets of a time text, as the triggers cut them. */
+const dayOf = (ref: string) => `substr(${ref}, 1, 10)`;
+const monthOf = (ref: string) => `substr(${ref}, 1, 7)`;
+const text = (c: string) => `CAST(x.${q(c)} AS TEXT)`;
+
+/** Recomputes every derived row of `tables` from the rows themselves. */
+export async function rebuildDerived(ctx: SeedContext, tables: readonly BulkTable[]): Promise<void> {
+  const pg = ctx.dialect === 'postgres';
+  for (const table of tables) {
+    const spec = COUNTED_LISTS[table].counted;
+    const end = 'end' in spec ? spec.end : undefined;
+    const counted = [...spec.byDay, ...spec.totalsOnly];
+    const narrow = [...new Set(['id', spec.order, ...(end ? [end] : []), ...counted])];
+    // One pass over the wide rows (a scan's JSON is kilobytes) into a narrow copy.
+    await exec(ctx, `DROP TABLE IF EXISTS ${pg ? 'pg_temp' : 'temp'}.bulk_rows`);
+    await exec(ctx, `CREATE TEMP TABLE bulk_rows AS SELECT ${narrow.map(q).join(', ')} FROM ${q(table)}`);
+    for (const derived of ['list_totals', 'list_days', 'list_pairs'])
+      await exec(ctx, `DELETE FROM ${derived} WHERE tbl = '${table}'`);
+
+    // 004: rows per value of each counted column ('' = all rows; the end time by its day), and
+    // per day of the order column for the columns of few values; 007: per month in `months`.
+    const facets: { col: string; value: string; byDay: boolean; monthly: boolean }[] = [
+      { col: '', value: `''`, byDay: true, monthly: false },
+      ...spec.byDay.map((c) => ({ col: c, value: text(c), byDay: true, monthly: false })),
+      ...spec.totalsOnly.map((c) => ({
+        col: c,
+        value: text(c),
+        byDay: false,
+        monthly: (spec.byMonth as readonly string[]).includes(c),
+      })),
+      ...(end ? [{ col: end, value: dayOf(`x.${q(end)}`), byDay: true, monthly: false }] : []),
+    ];
+    const day = dayOf(`x.${q(spec.order)}`);
+    for (const f of facets) {
+      if (f.monthly) {
+        const months = pg ? 'jsonb_object_agg(m, n)' : 'json_group_object(m, n)';
+        await exec(
+          ctx,
+          `INSERT INTO list_totals (tbl, col, val, n, months)
+           SELECT '${table}', '${f.col}', v, sum(n), ${months} FROM (
+             SELECT ${f.value} AS v, ${monthOf(`x.${q(spec.order)}`)} AS m, count(*) AS n
+             FROM bulk_rows x WHERE ${f.value} IS NOT NULL GROUP BY 1, 2) g
+           GROUP BY v`,
+        );
+      } else {
+        await exec(
+          ctx,
+          `INSERT INTO list_totals (tbl, col, val, n) SELECT '${table}', '${f.col}', ${f.value}, count(*) FROM bulk_rows x WHERE ${f.value} IS NOT NULL GROUP BY 3`,
+        );
+      }
+      if (f.byDay)
+        await exec(
+          ctx,
+          `INSERT INTO list_days (tbl, col, val, day, n) SELECT '${table}', '${f.col}', ${f.value}, ${day}, count(*) FROM bulk_rows x WHERE ${f.value} IS NOT NULL GROUP BY 3, 4`,
+        );
+    }
+    // 017: rows per pair of values of two counted columns, the pair's names in order.
+    const paired = [...counted].sort();
+    for (const [i, a] of paired.entries())
+      for (const b of paired.slice(i + 1))
+        await exec(
+          ctx,
+          `INSERT INTO list_pairs (tbl, a, b, av, bv, n) SELECT '${table}', '${a}', '${b}', ${text(a)}, ${text(b)}, count(*) FROM bulk_rows x WHERE x.${q(a)} IS NOT NULL AND x.${q(b)} IS NOT NULL GROUP BY 4, 5`,
+        );
+
+    if (table === 'scans') await rebuildOverview(ctx);
+    await exec(ctx, 'DROP TABLE bulk_rows');
+    // 003: the FTS5 trigram index of the list's contains filters (SQLite; PostgreSQL's pg_trgm
+    // indexes were rebuilt with the other indexes).
+    if (!pg)
+      await exec(ctx, `INSERT INTO ${q(`${table}_search`)} (${q(`${table}_search`)}) VALUES ('rebuild')`);
+    if (pg) await exec(ctx, `ANALYZE ${q(table)}`);
+  }
+  if (pg) await exec(ctx, 'ANALYZE list_totals, list_days, list_pairs');
+}
+
+/**
+ * 011: the codes of each scan (`scan_dtcs`) and the overview's scans per day and month by
+ * segment, make, app version, e-mail (days only) and reported code. Reads `bulk_rows` (scans).
+ */
+async function rebuildOverview(ctx: SeedContext) {
+  const pg = ctx.dialect === 'postgres';
+  await exec(ctx, 'DELETE FROM scan_dtcs');
+  await exec(ctx, 'DELETE FROM overview_days');
+  await exec(ctx, 'DELETE FROM overview_months');
+  if (pg) {
+    // scan_dtc_codes is 011's function, the one its trigger calls.
+    await exec(
+      ctx,
+      'INSERT INTO scan_dtcs (scan_id, dtc, scan_start_time) SELECT s.id, c, s.scan_start_time FROM scans s CROSS JOIN LATERAL scan_dtc_codes(s.decoded_array) c',
+    );
+  } else {
+    // The codes as 011's trigger reads them: a decoded array that is not JSON, or not of the
+    // expected shape, gives none.
+    const doc = 's.decoded_array';
+    await exec(
+      ctx,
+      `INSERT INTO scan_dtcs (scan_id, dtc, scan_start_time)
+       SELECT DISTINCT s.id, upper(trim(f.key)), s.scan_start_time FROM scans s,
+         json_each(CASE WHEN json_valid(${doc}) THEN CASE WHEN json_type(${doc}) = 'array' THEN ${doc} ELSE '[]' END ELSE '[]' END) e,
+         json_each(CASE WHEN e.type = 'object' THEN CASE WHEN json_type(e.value, '$.decodedFaultArray') = 'object'
+           THEN json_extract(e.value, '$.decodedFaultArray') ELSE '{}' END ELSE '{}' END) f
+       WHERE f.key IS NOT NULL AND trim(f.key) <> '' AND length(f.key) <= 40`,
+    );
+  }
+  const topics: [string, string, boolean][] = [
+    ['segment', `coalesce((SELECT m.segment FROM makes m WHERE m.name = x.make), 'other')`, false],
+    ['make', 'x.make', true],
+    ['app_version', `coalesce(x.app_version, '')`, true],
+    ['email', 'x.email', false],
+  ];
+  for (const [topic, value, monthly] of topics) {
+    await exec(
+      ctx,
+      `INSERT INTO overview_days (topic, key, day, n) SELECT '${topic}', k, d, count(*) FROM (SELECT ${value} AS k, ${dayOf('x.scan_start_time')} AS d FROM bulk_rows x) g GROUP BY k, d`,
+    );
+    if (monthly)
+      await exec(
+        ctx,
+        `INSERT INTO overview_months (topic, key, month, n) SELECT '${topic}', k, m, count(*) FROM (SELECT ${value} AS k, ${monthOf('x.scan_start_time')} AS m FROM bulk_rows x) g GROUP BY k, m`,
+      );
+  }
+  await exec(
+    ctx,
+    `INSERT INTO overview_days (topic, key, day, n) SELECT 'dtc', dtc, ${dayOf('scan_start_time')}, count(*) FROM scan_dtcs GROUP BY dtc, ${dayOf('scan_start_time')}`,
+  );
+  await exec(
+    ctx,
+    `INSERT INTO overview_months (topic, key, month, n) SELECT 'dtc', dtc, ${monthOf('scan_start_time')}, count(*) FROM scan_dtcs GROUP BY dtc, ${monthOf('scan_start_time')}`,
+  );
+  if (pg) await exec(ctx, 'ANALYZE scan_dtcs, overview_days, overview_months');
+}
