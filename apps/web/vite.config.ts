@@ -5,7 +5,7 @@ import { defineConfig, type Plugin } from 'vite';
 // In production the API server serves dist/ on the same origin; in `vite dev` the API runs
 // separately on port 3000, so /api is proxied to keep the app's calls same-origin in both.
 export default defineConfig({
-  plugins: [react(), moduleChunks()],
+  plugins: [react(), moduleChunks(), scrollAreaWithoutFloatingUi()],
   server: {
     proxy: { '/api': 'http://127.0.0.1:3000' },
   },
@@ -27,7 +27,13 @@ export default defineConfig({
         // whole of Mantine (and a chart library) in the login page's download. Left to the
         // bundler, each part of a library goes with the chunks that use it.
         codeSplitting: {
-          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ }],
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
+            // Floating-ui positions Mantine's popovers, menus and comboboxes, which a list fetches on
+            // first use (list/onFirstUse.tsx): in a chunk of its own, it is not merged into a chunk
+            // the list's first download needs (the table's, the layout's) and fetched with it.
+            { name: 'floating-ui', test: /node_modules[\\/]@floating-ui[\\/]/ },
+          ],
         },
       },
     },
@@ -63,6 +69,38 @@ function moduleChunks(): Plugin {
         fileName: '.vite/modules.json',
         source: `${JSON.stringify(chunks, null, 1)}\n`,
       });
+    },
+  };
+}
+
+/**
+ * Mantine's ScrollArea (in every table, through Table.ScrollContainer, and in the layout) takes one
+ * small hook from @floating-ui/react, `useMergeRefs`; the bundler then puts that module — the
+ * positioning code of popovers and menus, 15 kB gzipped — in the first download of every list page.
+ * Here it gets the same hook from @mantine/hooks instead, so floating-ui comes only with the menus
+ * that use it (fetched on first use, list/onFirstUse.tsx).
+ */
+function scrollAreaWithoutFloatingUi(): Plugin {
+  const id = '\0merge-refs';
+  return {
+    name: 'obd-scroll-area-merge-refs',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (
+        source === '@floating-ui/react' &&
+        importer &&
+        /[\\/]components[\\/]ScrollArea[\\/]/.test(importer)
+      ) {
+        return id;
+      }
+      return null;
+    },
+    load(loaded) {
+      if (loaded !== id) return null;
+      // floating-ui's hook takes the refs as one array, Mantine's as arguments.
+      return `import { useMergedRef } from '@mantine/hooks';
+export function useMergeRefs(refs) { return useMergedRef(...refs); }
+`;
     },
   };
 }

@@ -1,13 +1,16 @@
-import { Button, Menu } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { useState } from 'react';
 import { ApiError } from '../lib/api.ts';
 import { startDownload } from '../lib/download.ts';
 import type { FilterField, ListExport } from './declaration.ts';
 import { serverFilters } from './listQuery.ts';
+import { lazyPart, OnFirstUse } from './onFirstUse.tsx';
 import { type ListSort, writeSort } from './sortState.ts';
 
 export const NO_DATA_TO_DOWNLOAD = 'No data available to download';
 export const DOWNLOAD_FAILED = 'Failed to download Excel file';
+
+const exportMenu = lazyPart(() => import('./ExportMenu.tsx').then((m) => m.ExportMenu));
 
 /**
  * The list's download button: the server streams every row matching the searched filters (not
@@ -61,23 +64,30 @@ export function ExportButton({
       setStarting(false);
     }
   };
+  const off = disabled || total === 0;
   if (visibleColumns && visibleColumns.length > 0) {
     return (
-      <Menu position="bottom-end" shadow="md">
-        <Menu.Target>
-          <Button variant="light" loading={starting} disabled={disabled || total === 0}>
+      <OnFirstUse
+        part={exportMenu}
+        placeholder={(use) => (
+          <Button variant="light" loading={starting} disabled={off} aria-haspopup="menu" {...use}>
             {label}
           </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item onClick={() => onClick(visibleColumns)}>Visible columns</Menu.Item>
-          <Menu.Item onClick={() => onClick()}>All columns</Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
+        )}
+        render={(ExportMenu, openAtOnce) => (
+          <ExportMenu
+            label={label}
+            starting={starting}
+            disabled={off}
+            onDownload={(visibleOnly) => onClick(visibleOnly ? visibleColumns : undefined)}
+            openAtOnce={openAtOnce}
+          />
+        )}
+      />
     );
   }
   return (
-    <Button variant="light" onClick={() => onClick()} loading={starting} disabled={disabled || total === 0}>
+    <Button variant="light" onClick={() => onClick()} loading={starting} disabled={off}>
       {label}
     </Button>
   );

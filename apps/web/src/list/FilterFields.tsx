@@ -1,5 +1,6 @@
-import { Autocomplete, Checkbox, Group, NativeSelect, TextInput } from '@mantine/core';
+import { Checkbox, Group, NativeSelect, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { apiFetch } from '../lib/api.ts';
 import {
   type DateRangeFilterField,
@@ -10,6 +11,7 @@ import {
   type SelectOption,
   type TextFilterField,
 } from './declaration.ts';
+import { lazyPart } from './onFirstUse.tsx';
 import { isRelativePeriod, RELATIVE_PERIODS, resolvePeriod } from './relativeDates.ts';
 
 /** Choices and suggestions change rarely: asking once per screen visit is plenty. */
@@ -19,7 +21,17 @@ const CHOICES_STALE_MS = 5 * 60_000;
 export function optionSourceQuery(source: OptionSource) {
   return {
     queryKey: queryKeys.filterOptions(source.endpoint),
-    queryFn: ({ signal }: { signal: AbortSignal }) => apiFetch(source.endpoint, { signal }),
+    // The answer is kept checked: the fields sharing the endpoint each pick their choices from it.
+    queryFn: async ({ signal }: { signal: AbortSignal }) => {
+      const [payload, read] = await Promise.all([apiFetch(source.endpoint, { signal }), source.reader()]);
+      try {
+        return read(payload);
+      } catch (error) {
+        // A malformed answer: the selects still offer 'All' and their current value.
+        console.error(`${source.endpoint}: invalid choices`, error);
+        throw error;
+      }
+    },
     staleTime: CHOICES_STALE_MS,
   };
 }
@@ -73,7 +85,13 @@ function LoadedSelect({
   );
 }
 
-/** A text filter with suggestions (e.g. the makes): loaded once, shared by every screen, cached. */
+const autocomplete = lazyPart(() => import('./SuggestingInput.tsx').then((m) => m.SuggestingAutocomplete));
+
+/**
+ * A text filter with suggestions (e.g. the makes): loaded once, shared by every screen, cached. A
+ * plain input of the same look until the combobox's code is in (it is asked for as the field first
+ * draws); an operator already typing keeps the text, the focus and the caret.
+ */
 function SuggestingInput({
   field,
   value,
@@ -90,15 +108,41 @@ function SuggestingInput({
     enabled: source !== undefined,
     staleTime: CHOICES_STALE_MS,
   });
+  const [Combobox, setCombobox] = useState(() => autocomplete.loaded());
+  const standIn = useRef<HTMLInputElement>(null);
+  const [caret, setCaret] = useState<number | undefined>(undefined);
+  useEffect(() => {
+    if (Combobox) return;
+    autocomplete
+      .load()
+      .then((loaded) => {
+        const input = standIn.current;
+        if (input && document.activeElement === input) setCaret(input.selectionStart ?? input.value.length);
+        setCombobox(() => loaded);
+      })
+      .catch((error: unknown) => console.error(`${field.label}: suggestions unavailable`, error));
+  }, [Combobox, field.label]);
+  if (Combobox) {
+    return (
+      <Combobox
+        name={field.name}
+        label={field.label}
+        placeholder={field.placeholder}
+        suggestions={data ?? []}
+        value={value}
+        onChange={onChange}
+        autoFocusAt={caret}
+      />
+    );
+  }
   return (
-    <Autocomplete
+    <TextInput
+      ref={standIn}
       name={field.name}
       label={field.label}
       placeholder={field.placeholder}
-      data={data ? [...new Set(data)] : []}
       value={value}
-      onChange={onChange}
-      limit={20}
+      onChange={(event) => onChange(event.currentTarget.value)}
       w={{ base: '100%', xs: 240 }}
     />
   );

@@ -10,13 +10,13 @@ import { ExportButton } from './ExportButton.tsx';
 import { FilterForm } from './FilterForm.tsx';
 import { itemCount } from './format.ts';
 import { EmptyState, ErrorState, LoadingState } from './ListStates.tsx';
+import { ColumnsTool, ViewsTool } from './ListTools.tsx';
 import { useListPreferences } from './listPreferences.ts';
 import { clientPagingOf, pagingOf } from './listQuery.ts';
 import { serialiseListState } from './listState.ts';
 import { Pager } from './Pager.tsx';
-import { SavedViewsMenu } from './SavedViewsMenu.tsx';
 import { layoutInUse, useOpenedView, useViewFromAddress } from './savedViews.ts';
-import { ColumnsMenu, DensityToggle, SortButtons } from './TableTools.tsx';
+import { DensityToggle, SortButtons } from './TableTools.tsx';
 import { useListController } from './useListController.ts';
 import { useRowKeyboard } from './useRowKeyboard.ts';
 
@@ -122,7 +122,7 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
 
       <Group justify="flex-end" gap="xs">
         {declaration.columns && allColumns.length > 0 && (
-          <ColumnsMenu columns={allColumns} layout={columnLayout.layout} onChange={columnLayout.setLayout} />
+          <ColumnsTool columns={allColumns} layout={columnLayout.layout} onChange={columnLayout.setLayout} />
         )}
         {declaration.columns && (
           <DensityToggle density={preferences.density} onChange={preferences.setDensity} />
@@ -130,7 +130,7 @@ export function ListScreen<Row>({ declaration }: { declaration: ListDeclaration<
         {declaration.renderRows && declaration.sortFields && (
           <SortButtons fields={declaration.sortFields} sort={list.state.sort} onSort={list.sortBy} />
         )}
-        <SavedViewsMenu
+        <ViewsTool
           list={listKey}
           query={viewQuery}
           columns={columnLayout.layout}

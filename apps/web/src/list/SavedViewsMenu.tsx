@@ -1,7 +1,7 @@
 import { Alert, Button, Checkbox, Group, Menu, Modal, Stack, Text, TextInput } from '@mantine/core';
 import type { ColumnLayout, SavedView } from '@obd/contract';
 import { type FormEvent, useState } from 'react';
-import { sameQuery, useSavedViews, VIEW_PARAM, viewErrorText } from './savedViews.ts';
+import { sameQuery, useSavedViews, VIEW_PARAM, viewErrorText, viewsLabel } from './savedViews.ts';
 
 type Dialog = { kind: 'save' } | { kind: 'rename'; view: SavedView } | { kind: 'link'; view: SavedView };
 
@@ -17,6 +17,7 @@ export function SavedViewsMenu({
   opened,
   onOpen,
   onClose,
+  openAtOnce = false,
 }: {
   list: string;
   /** The list's address query now, without the page. */
@@ -25,6 +26,8 @@ export function SavedViewsMenu({
   opened: number | undefined;
   onOpen: (view: SavedView) => void;
   onClose: () => void;
+  /** Open the menu as it mounts: a click on its stand-in (ListTools.tsx) fetched it. */
+  openAtOnce?: boolean;
 }) {
   const { views, create, update, remove } = useSavedViews(list);
   const [dialog, setDialog] = useState<Dialog | undefined>(undefined);
@@ -65,10 +68,10 @@ export function SavedViewsMenu({
 
   return (
     <>
-      <Menu position="bottom-end" shadow="md" withinPortal>
+      <Menu position="bottom-end" shadow="md" withinPortal defaultOpened={openAtOnce}>
         <Menu.Target>
           <Button variant="default" size="xs">
-            {active ? `View: ${active.name}` : 'Views'}
+            {viewsLabel(active)}
           </Button>
         </Menu.Target>
         <Menu.Dropdown>

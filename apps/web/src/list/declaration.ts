@@ -60,8 +60,38 @@ export interface SelectFilterField<Name extends string = string> extends FilterF
 export interface OptionSource {
   /** API path answering the choices, e.g. `/api/users/facets`. */
   endpoint: string;
-  /** The choices in that answer (each is its own value and label); may throw on a malformed answer. */
-  select: (payload: unknown) => readonly string[];
+  /**
+   * The answer's check against the contract, loaded on demand alongside the request (see
+   * `ListSource.reader`); the check throws on a malformed answer.
+   */
+  reader: () => Promise<(payload: unknown) => unknown>;
+  /** The choices in the answer the reader checked (each is its own value and label). */
+  select: (answer: unknown) => readonly string[];
+}
+
+/**
+ * An option source from the contract: the endpoint, its response schema (or the schema's dynamic
+ * import, see `SchemaSource`) and the choices in the answer. Fields naming the same endpoint share
+ * one request, so they must name the same schema.
+ */
+export function optionSource<Body>(
+  endpoint: string,
+  schema: SchemaSource<Body>,
+  select: (answer: Body) => readonly string[],
+): OptionSource {
+  return {
+    endpoint,
+    reader: async () => {
+      const loaded = await loadSchema(schema);
+      return (payload) => {
+        const parsed = loaded.safeParse(payload);
+        if (!parsed.success) throw new TypeError(`${endpoint}: the answer does not match the contract`);
+        return parsed.data;
+      };
+    },
+    // `answer` is what the reader returned: the schema's own type.
+    select: (answer) => select(answer as Body),
+  };
 }
 
 /**
@@ -128,6 +158,9 @@ export interface SourcePage<Row> {
   total: number | undefined;
 }
 
+/** The reader of one answer: checks it against the schema; `undefined` when it does not match. */
+export type SourceReader<Row> = (payload: unknown) => SourcePage<Row> | undefined;
+
 /**
  * Where a list's rows come from: the API path and how to read an answer of it. Built by
  * `listSource` from the contract's response schema, so the row type is the schema's and every
@@ -138,25 +171,42 @@ export interface ListSource<Row> {
   path: string;
   /** The key of the row array in the answer: `data`, `users`, `scans`, … */
   dataKey: string;
-  /** Checks an answer against the schema; `undefined` when it does not match. */
-  read: (payload: unknown) => SourcePage<Row> | undefined;
+  /**
+   * The answer's reader. A promise: a declaration names its schema as a dynamic import, so zod and
+   * the contract's schemas are not in a list page's first download (issue 14); the list's request
+   * asks for the reader alongside the fetch (`fetchListPage`), so the schema's chunk downloads while
+   * the answer travels.
+   */
+  reader: () => Promise<SourceReader<Row>>;
+}
+
+/** A contract schema, or a dynamic import of it: `() => import('./schemas.ts').then((m) => m.x)`. */
+export type SchemaSource<Body> = ResponseSchema<Body> | (() => Promise<ResponseSchema<Body>>);
+
+/** The schema of `source`, loaded when it is a dynamic import. */
+export async function loadSchema<Body>(source: SchemaSource<Body>): Promise<ResponseSchema<Body>> {
+  return typeof source === 'function' ? source() : source;
 }
 
 /**
- * A list's source from the contract: `path`, the response schema and the key of the rows in it
- * (a key that is not an array of the schema fails to compile). The rows' type is inferred.
+ * A list's source from the contract: `path`, the response schema (or its dynamic import) and the
+ * key of the rows in it (a key that is not an array of the schema fails to compile). The rows'
+ * type is inferred.
  */
 export function listSource<
   Key extends string,
   Body extends Record<Key, readonly unknown[]> & { total?: number },
->(path: string, schema: ResponseSchema<Body>, dataKey: Key): ListSource<Body[Key][number]> {
+>(path: string, schema: SchemaSource<Body>, dataKey: Key): ListSource<Body[Key][number]> {
   return {
     path,
     dataKey,
-    read: (payload) => {
-      const parsed = schema.safeParse(payload);
-      if (!parsed.success) return undefined;
-      return { rows: [...parsed.data[dataKey]], total: parsed.data.total };
+    reader: async () => {
+      const loaded = await loadSchema(schema);
+      return (payload) => {
+        const parsed = loaded.safeParse(payload);
+        if (!parsed.success) return undefined;
+        return { rows: [...parsed.data[dataKey]], total: parsed.data.total };
+      };
     },
   };
 }

@@ -1,12 +1,8 @@
-import {
-  type ColumnLayout,
-  type Density,
-  type ListPreferences,
-  listPreferencesPath,
-  listPreferencesSchema,
-} from '@obd/contract';
+import { type ColumnLayout, type Density, type ListPreferences, listPreferencesPath } from '@obd/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetchParsed } from '../lib/api.ts';
+import { apiFetchParsedLater } from '../lib/api.ts';
+
+const schema = async () => (await import('./schemas.ts')).listPreferencesSchema;
 
 /**
  * The signed-in operator's arrangement of one list (columns, density), kept on the server so it
@@ -17,12 +13,12 @@ export function useListPreferences(list: string) {
   const queryKey = ['list-preferences', list] as const;
   const { data } = useQuery({
     queryKey,
-    queryFn: ({ signal }) => apiFetchParsed(listPreferencesSchema, listPreferencesPath(list), { signal }),
+    queryFn: ({ signal }) => apiFetchParsedLater(schema, listPreferencesPath(list), { signal }),
     staleTime: 5 * 60_000,
   });
   const save = useMutation({
     mutationFn: (change: { columns?: ColumnLayout | null; density?: Density }) =>
-      apiFetchParsed(listPreferencesSchema, listPreferencesPath(list), { method: 'PUT', body: change }),
+      apiFetchParsedLater(schema, listPreferencesPath(list), { method: 'PUT', body: change }),
     onMutate: (change) => {
       client.setQueryData<ListPreferences>(queryKey, (current) => ({
         list,

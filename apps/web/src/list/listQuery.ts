@@ -122,11 +122,12 @@ export async function fetchListPage<Row>(
   signal?: AbortSignal,
 ): Promise<ListPage<Row>> {
   try {
-    const payload = await apiFetch(declaration.source.path, {
-      query: listRequestQuery(declaration, state),
-      signal,
-    });
-    const answer = declaration.source.read(payload);
+    // The schema's chunk downloads while the answer travels (see `ListSource.reader`).
+    const [payload, read] = await Promise.all([
+      apiFetch(declaration.source.path, { query: listRequestQuery(declaration, state), signal }),
+      declaration.source.reader(),
+    ]);
+    const answer = read(payload);
     if (!answer) {
       throw new ApiError(
         200,

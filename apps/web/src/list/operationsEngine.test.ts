@@ -23,7 +23,11 @@ const plan: LoadedSelectFilterField = {
   kind: 'loadedSelect',
   name: 'plan',
   label: 'Plan',
-  source: { endpoint: '/api/users/facets', select: (payload) => (payload as { plans: string[] }).plans },
+  source: {
+    endpoint: '/api/users/facets',
+    reader: async () => (payload) => payload,
+    select: (payload) => (payload as { plans: string[] }).plans,
+  },
 };
 const fields: readonly FilterField[] = [{ kind: 'text', name: 'make', label: 'Make' }, period, plan];
 

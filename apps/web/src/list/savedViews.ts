@@ -3,14 +3,15 @@ import {
   SAVED_VIEWS_PATH,
   type SavedView,
   type SavedViewPatch,
-  savedViewListSchema,
   savedViewPath,
-  savedViewSchema,
 } from '@obd/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ApiError, apiFetch, apiFetchParsed } from '../lib/api.ts';
+import { ApiError, apiFetch, apiFetchParsedLater } from '../lib/api.ts';
+
+const schemas = () => import('./schemas.ts');
+const viewSchema = async () => (await schemas()).savedViewSchema;
 
 /** The address parameter that opens a saved view: `/ScanDetail?view=12`. */
 export const VIEW_PARAM = 'view';
@@ -20,6 +21,11 @@ export function viewErrorText(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.isServerMessage ? error.message : fallback;
 }
 
+/** The views menu's button: the view on screen, if any. */
+export function viewsLabel(active: Pick<SavedView, 'name'> | undefined): string {
+  return active ? `View: ${active.name}` : 'Views';
+}
+
 /** The views of a list the operator may open (their own, then the shared ones), and their changes. */
 export function useSavedViews(list: string) {
   const client = useQueryClient();
@@ -27,18 +33,21 @@ export function useSavedViews(list: string) {
   const views = useQuery({
     queryKey,
     queryFn: ({ signal }) =>
-      apiFetchParsed(savedViewListSchema, SAVED_VIEWS_PATH, { query: { list }, signal }),
+      apiFetchParsedLater(async () => (await schemas()).savedViewListSchema, SAVED_VIEWS_PATH, {
+        query: { list },
+        signal,
+      }),
     staleTime: 0,
   });
   const refresh = () => client.invalidateQueries({ queryKey });
   const create = useMutation({
     mutationFn: (view: { name: string; shared: boolean; query: string; columns: ColumnLayout | null }) =>
-      apiFetchParsed(savedViewSchema, SAVED_VIEWS_PATH, { method: 'POST', body: { list, ...view } }),
+      apiFetchParsedLater(viewSchema, SAVED_VIEWS_PATH, { method: 'POST', body: { list, ...view } }),
     onSuccess: refresh,
   });
   const update = useMutation({
     mutationFn: ({ id, change }: { id: number; change: SavedViewPatch }) =>
-      apiFetchParsed(savedViewSchema, savedViewPath(id), { method: 'PATCH', body: change }),
+      apiFetchParsedLater(viewSchema, savedViewPath(id), { method: 'PATCH', body: change }),
     onSuccess: refresh,
   });
   const remove = useMutation({
@@ -123,7 +132,7 @@ export function useViewFromAddress(
   const [error, setError] = useState<string | undefined>(undefined);
   const view = useQuery({
     queryKey: ['saved-view', id],
-    queryFn: ({ signal }) => apiFetchParsed(savedViewSchema, savedViewPath(id ?? 0), { signal }),
+    queryFn: ({ signal }) => apiFetchParsedLater(viewSchema, savedViewPath(id ?? 0), { signal }),
     enabled: id !== undefined,
     retry: false,
     staleTime: 0,

@@ -3,7 +3,6 @@ import {
   ACTUATIONS_PATH,
   type ActuationRunQuery,
   type ActuationRunRow,
-  actuationRunListSchema,
   RUNS_PAGE_SIZE,
   SCAN_SORT_FIELDS,
   SCANS_PATH,
@@ -13,15 +12,11 @@ import {
   SPECIAL_FUNCTIONS_PATH,
   type SpecialFunctionQuery,
   type SpecialFunctionRow,
-  scanListSchema,
-  specialFunctionListSchema,
   USER_FACETS_PATH,
   USER_SORT_FIELDS,
   USERS_PAGE_SIZE,
   USERS_PATH,
   type UserQuery,
-  userFacetsSchema,
-  userListSchema,
 } from '@obd/contract';
 import { detailsColumn, fieldColumnsFromRows } from '../../list/columns.tsx';
 import {
@@ -29,13 +24,15 @@ import {
   defineList,
   type FilterField,
   listSource,
-  type OptionSource,
+  optionSource,
   type QueryFilterName,
   type SelectOption,
 } from '../../list/declaration.ts';
 import { dateTimeColumn, fieldColumn } from '../../list/format.ts';
 import { makeFilter } from '../shared/suggestions.ts';
 import { ScanReportAction } from './scanReport.tsx';
+
+const schemas = () => import('./schemas.ts');
 
 /**
  * The operations screens (spec §2.13–2.15): the app's users and what they did with it — scans,
@@ -74,8 +71,12 @@ function oneLine<Row>(columns: readonly Column<Row>[]): Column<Row>[] {
 // ------------------------------------------------------------------ users
 
 /** The users' plans and statuses, one request for both selects. */
-function facet(key: 'plans' | 'statuses'): OptionSource {
-  return { endpoint: USER_FACETS_PATH, select: (payload) => userFacetsSchema.parse(payload)[key] };
+function facet(key: 'plans' | 'statuses') {
+  return optionSource(
+    USER_FACETS_PATH,
+    async () => (await schemas()).userFacetsSchema,
+    (facets) => facets[key],
+  );
 }
 
 const USER_FILTERS: readonly FilterField<QueryFilterName<UserQuery>>[] = [
@@ -93,7 +94,7 @@ const USER_FILTERS: readonly FilterField<QueryFilterName<UserQuery>>[] = [
 
 export const usersList = defineList({
   title: 'User List',
-  source: listSource(USERS_PATH, userListSchema, 'users'),
+  source: listSource(USERS_PATH, async () => (await schemas()).userListSchema, 'users'),
   sortFields: USER_SORT_FIELDS,
   pageSize: USERS_PAGE_SIZE,
   filters: USER_FILTERS,
@@ -143,7 +144,7 @@ const SCAN_FILTERS: readonly FilterField<QueryFilterName<ScanQuery>>[] = [
 
 export const scansList = defineList({
   title: 'Scan Details',
-  source: listSource(SCANS_PATH, scanListSchema, 'scans'),
+  source: listSource(SCANS_PATH, async () => (await schemas()).scanListSchema, 'scans'),
   sortFields: SCAN_SORT_FIELDS,
   pageSize: RUNS_PAGE_SIZE,
   filters: SCAN_FILTERS,
@@ -195,7 +196,11 @@ const SPECIAL_FUNCTION_FILTERS: readonly FilterField<QueryFilterName<SpecialFunc
 
 export const specialFunctionsList = defineList({
   title: 'Special Function',
-  source: listSource(SPECIAL_FUNCTIONS_PATH, specialFunctionListSchema, 'scans'),
+  source: listSource(
+    SPECIAL_FUNCTIONS_PATH,
+    async () => (await schemas()).specialFunctionListSchema,
+    'scans',
+  ),
   sortFields: SPECIAL_FUNCTION_SORT_FIELDS,
   pageSize: RUNS_PAGE_SIZE,
   filters: SPECIAL_FUNCTION_FILTERS,
@@ -244,7 +249,7 @@ const ACTUATION_FILTERS: readonly FilterField<QueryFilterName<ActuationRunQuery>
 
 export const actuationsList = defineList({
   title: 'Actuations Detail',
-  source: listSource(ACTUATIONS_PATH, actuationRunListSchema, 'actuations'),
+  source: listSource(ACTUATIONS_PATH, async () => (await schemas()).actuationRunListSchema, 'actuations'),
   sortFields: ACTUATION_SORT_FIELDS,
   pageSize: RUNS_PAGE_SIZE,
   filters: ACTUATION_FILTERS,

@@ -1,12 +1,16 @@
-import { MAKE_LIST_PATH, makeListSchema, SEGMENTS } from '@obd/contract';
-import { apiFetchParsed } from '../../lib/api.ts';
+import { MAKE_LIST_PATH, SEGMENTS } from '@obd/contract';
+import { apiFetchParsedLater } from '../../lib/api.ts';
 import type { SuggestionSource, TextFilterField } from '../../list/declaration.ts';
 
 /** Every make of the make list (decisions §5: make inputs suggest makes), asked once and cached. */
 export const makeSuggestions: SuggestionSource = {
   key: 'makes',
   load: async (signal) => {
-    const { data } = await apiFetchParsed(makeListSchema, MAKE_LIST_PATH, { signal });
+    const { data } = await apiFetchParsedLater(
+      async () => (await import('./schemas.ts')).makeListSchema,
+      MAKE_LIST_PATH,
+      { signal },
+    );
     return data.map((make) => make.name);
   },
 };
