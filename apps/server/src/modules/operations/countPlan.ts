@@ -71,6 +71,8 @@ export const nocase = new Set(['email', 'user_email', 'make', 'model']);
 
 /** Below this share of the table, a list reads the filter's index and sorts instead of walking. */
 export const WALK_SHARE = 0.02;
+/** Sum pair counters over at most this many matching values per filter (else: the general path). */
+export const MAX_PAIR_VALUES = 5000;
 /** Sum day counts over at most this many matching values (else: the general path). */
 const MAX_DAY_VALUES = 200;
 
@@ -272,114 +274,4 @@ export function plan(
       };
     };
   return undefined;
-}
-
-/** Sum pair counters over at most this many matching values per filter (else: the general path). */
-export const MAX_PAIR_VALUES = 5000;
-
-/**
- * Two filters on counted columns together (migration 017's `list_pairs`): the exact total as the
- * sum over the pairs of their matching values, and the row condition selecting exactly the rows
- * counted. `walk`: the matches are frequent enough to read in time order (conditions kept off
- * their indexes); otherwise `where(false)` reads the rarer filter through its own index and sorts.
- * Undefined when the filters are not exactly two counted-column filters (decided at once).
- */
-export function pairPlan<Q extends object>(
-  db: Kysely<Database>,
-  dialect: Dialect,
-  table: CountedTableName,
-  rules: FilterRules<Q>,
-  query: Q,
-): (() => Promise<Plan & { where: (walk: boolean) => Expression<SqlBool> }>) | undefined {
-  const spec = COUNTED_LISTS[table].counted;
-  const countedColumns = [...spec.byDay, ...spec.totalsOnly] as string[];
-  const active = (Object.entries(rules) as [string, FilterRule][]).filter(([param]) => {
-    const v = (query as Filters)[param];
-    return v !== undefined && v !== null && v !== '';
-  });
-  if (active.length !== 2) return undefined;
-  const filters = active.map(([param, rule]) => ({ rule, value: (query as Filters)[param] }));
-  if (
-    !filters.every(
-      ({ rule }) =>
-        countedColumns.includes(rule.column) &&
-        (rule.match === 'contains' || rule.match === 'exact' || rule.match === 'flag'),
-    )
-  )
-    return undefined;
-  // The same column twice (not in the shapes today): the general path.
-  if (filters[0]?.rule.column === filters[1]?.rule.column) return undefined;
-  const [x, y] = filters.sort((p, q) => (p.rule.column < q.rule.column ? -1 : 1)) as [
-    (typeof filters)[number],
-    (typeof filters)[number],
-  ];
-  const matching = ({ rule, value }: (typeof filters)[number]) =>
-    rule.match === 'contains'
-      ? sql`val ${dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`} ${likePattern(String(value))} ESCAPE '\\'`
-      : sql`val = ${rule.match === 'flag' ? (value ? '1' : '0') : String(value)}`;
-  return async () => {
-    const found = await rows<{ col: string; val: string; n: unknown }>(
-      db,
-      sql`SELECT col, val, n FROM list_totals WHERE tbl = ${table} AND ((col = ${x.rule.column} AND ${matching(x)}) OR (col = ${y.rule.column} AND ${matching(y)}) OR (col = '' AND val = ''))`,
-    );
-    const all = sumOf(found.filter((v) => v.col === ''));
-    const valuesOf = (c: string) => found.filter((v) => v.col === c && Number(v.n) > 0);
-    const [xs, ys] = [valuesOf(x.rule.column), valuesOf(y.rule.column)];
-    let total = 0;
-    const many = xs.length > MAX_PAIR_VALUES || ys.length > MAX_PAIR_VALUES;
-    if (xs.length > 0 && ys.length > 0 && !many) {
-      const [summed] = await rows<{ n: unknown }>(
-        db,
-        sql`SELECT sum(n) AS n FROM list_pairs WHERE tbl = ${table} AND a = ${x.rule.column} AND b = ${y.rule.column} AND av IN (${sql.join(xs.map((v) => v.val))}) AND bv IN (${sql.join(ys.map((v) => v.val))})`,
-      );
-      total = Number(summed?.n ?? 0);
-    }
-    // The rarer filter drives a sort of few matches; the other is tested on its rows.
-    const rarer = sumOf(xs) <= sumOf(ys) ? x.rule.column : y.rule.column;
-    // SQLite: a filter of one value whose column has a (value, time) index (001's exact ones,
-    // 017's) is walked in time order through it, whatever the share: it reads (offset + page) ×
-    // its matches / the pair's rows, never more than the time index would, and sorts nothing.
-    const single = (f: (typeof filters)[number], vs: typeof xs) =>
-      dialect === 'sqlite' && vs.length === 1 && spec.byDay.includes(f.rule.column as never)
-        ? { column: f.rule.column, n: sumOf(vs) }
-        : undefined;
-    const drivers = [single(x, xs), single(y, ys)].filter((d) => d !== undefined);
-    const driver = drivers.sort((a, b) => a.n - b.n)[0]?.column;
-    const condition = (f: (typeof filters)[number], vals: string[], walk: boolean) => {
-      const column = f.rule.column;
-      if (driver === column) return sql<SqlBool>`${sql.ref(column)} = ${vals[0]}`;
-      const indexed = !walk && column === rarer && driver === undefined;
-      if (vals.length === 0) return sql<SqlBool>`1 = 0`;
-      if (dialect === 'postgres') {
-        if (f.rule.match !== 'contains')
-          return sql<SqlBool>`${sql.ref(column)} = ${f.rule.match === 'flag' ? (f.value ? 1 : 0) : f.value}`;
-        // ILIKE where its trigram index should drive; the matched values (hashed) where tested.
-        return indexed
-          ? sql<SqlBool>`${sql.ref(column)} ILIKE ${likePattern(String(f.value))} ESCAPE '\\'`
-          : sql<SqlBool>`${sql.ref(column)} = ANY(${vals})`;
-      }
-      // SQLite: the counted values themselves, so rows and total agree exactly; `+` keeps a
-      // column off its index.
-      if (f.rule.match !== 'contains') {
-        const v = f.rule.match === 'flag' ? (f.value ? 1 : 0) : f.value;
-        return indexed ? sql<SqlBool>`${sql.ref(column)} = ${v}` : sql<SqlBool>`+${sql.ref(column)} = ${v}`;
-      }
-      if (!indexed) return sql<SqlBool>`+${sql.ref(column)} IN (${sql.join(vals)})`;
-      return nocase.has(column)
-        ? sql<SqlBool>`${sql.ref(column)} COLLATE NOCASE IN (${sql.join(vals)})`
-        : sql<SqlBool>`${sql.ref(column)} IN (${sql.join(vals)})`;
-    };
-    const xv = xs.map((v) => v.val);
-    const yv = ys.map((v) => v.val);
-    const where = (walk: boolean) => sql<SqlBool>`(${condition(x, xv, walk)} AND ${condition(y, yv, walk)})`;
-    if (many) {
-      // Too many values to list (not with the seeded shapes): a count over the rows.
-      const [counted] = await rows<{ n: unknown }>(
-        db,
-        sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${where(false)}`,
-      );
-      total = Number(counted?.n ?? 0);
-    }
-    return { total, walk: total >= WALK_SHARE * all, where };
-  };
 }

@@ -5,9 +5,10 @@ import type { Database } from '../../db/schema.ts';
 import { type FilterRules, whereFilters } from '../../lib/filters.ts';
 import { fetchPage, type Page } from '../../lib/list.ts';
 import { resolveSort, type SortShape } from '../../lib/sort.ts';
-import { pairPlan, plan, singleFilter } from './countPlan.ts';
+import { plan, singleFilter } from './countPlan.ts';
 import { endPlan } from './endPlan.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
+import { pairPlan } from './pairPlan.ts';
 import { sortedPage } from './sortedList.ts';
 import { countedValuesWhere } from './valuesWhere.ts';
 

@@ -11,9 +11,10 @@ import type { Database } from '../../db/schema.ts';
 import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filters.ts';
 import type { Page } from '../../lib/list.ts';
 import { type ResolvedSort, sortModifiers } from '../../lib/sort.ts';
-import { pairPlan, plan, singleFilter } from './countPlan.ts';
+import { plan, singleFilter } from './countPlan.ts';
 import { endPlan } from './endPlan.ts';
 import type { CountedTableName } from './lists.ts';
+import { pairPlan } from './pairPlan.ts';
 
 /**
  * A page of an activity list sorted by another column than its time (decisions §9), at a million
