@@ -161,13 +161,16 @@ export function endPlan<Q extends object>(
         : dialect === 'postgres'
           ? sql<SqlBool>`${ref} = ANY(${vals})`
           : sql<SqlBool>`${ref} IN (${sql.join(vals)})`;
+    // Tested on rows read another way, kept off the column's own index (SQLite `+`; PostgreSQL an
+    // expression: it otherwise read every Generic scan through the type index and sorted them,
+    // 350 ms at 100,000 scans, where a walk of the time order reads a page's worth).
     const tested =
       other.match !== 'contains'
         ? dialect === 'sqlite'
           ? sql<SqlBool>`+${ref} = ${other.match === 'flag' ? (value ? 1 : 0) : value}`
-          : direct
+          : sql<SqlBool>`CAST(${ref} AS TEXT) = ${exactValue}`
         : dialect === 'postgres'
-          ? direct
+          ? sql<SqlBool>`(${ref} || '') = ANY(${vals})`
           : sql<SqlBool>`+${ref} IN (${sql.join(vals)})`;
     if (vals.length === 0) return { total: 0, walk: false, where: () => sql<SqlBool>`1 = 0` };
     const many = vals.length > MAX_PAIR_VALUES;
