@@ -1,8 +1,9 @@
 /**
  * The overview and the search at 1,000,000 scans (issue 13): over HTTP to the real server with
  * the response cache off, p50/p95 of
- *   - GET /api/overview for a day, 7 days, 30 days, a year, the whole data set (18 months) and the
- *     default period (the last 30 days of the clock);
+ *   - GET /api/overview for a day, 7 days, 30 days, a calendar month, this month of the clock, a
+ *     year, the whole data set (18 months), a custom range and the default period (the last 30
+ *     days of the clock);
  *   - GET /api/search for each kind: a fault code (common and rare), a VIN, an e-mail (whole and a
  *     fragment shared by thousands of scans), a plate (whole and in part), a make, free text.
  * Target p95 ≤ 100 ms on SQLite and PostgreSQL.
@@ -20,12 +21,20 @@ import { latency, run, signIn, startServer } from './lib.ts';
 
 const TARGET_SCANS = 1_000_000;
 
+/** This month of the clock, from its first day to today (the screen's "this month"). */
+const today = new Date().toISOString().slice(0, 10);
+const thisMonth = `from=${today.slice(0, 8)}01&to=${today}`;
+
 const PERIODS: [string, string][] = [
   ['a day', 'from=2026-06-15&to=2026-06-15'],
   ['7 days', 'from=2026-06-09&to=2026-06-15'],
   ['30 days', 'from=2026-05-17&to=2026-06-15'],
+  ['a month (June 2026)', 'from=2026-06-01&to=2026-06-30'],
+  ['this month (clock)', thisMonth],
   ['a year', 'from=2025-06-16&to=2026-06-15'],
   ['all (18 months)', 'from=2025-01-01&to=2026-06-30'],
+  // Custom: edge days at both ends around whole months, as a picked range usually is.
+  ['custom (2025-03-10..2025-08-22)', 'from=2025-03-10&to=2025-08-22'],
   ['default (last 30 days)', ''],
 ];
 

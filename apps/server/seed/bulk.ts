@@ -8,7 +8,7 @@ import type { SeedContext } from './insert.ts';
  * Every insert into an activity table fires the triggers of migrations 003 (FTS5 trigram search,
  * SQLite), 004 (list counters per value and day), 007 (per month), 011 (per-scan DTCs and the
  * overview's day and month counters) and 017 (pair counters): some 40 upserts per scan on SQLite,
- * ~333 rows/s. A bulk load instead
+ * ~333 rows/s; app users fire 020's (per plan, status and creation day; FTS5 on SQLite). A bulk load instead
  *   1. sets the triggers aside (SQLite: drops them, keeping their SQL text from sqlite_master;
  *      PostgreSQL: DISABLE TRIGGER USER) and drops the tables' secondary indexes (keeping their
  *      definitions from the catalogue), all inside the caller's transaction;
@@ -21,7 +21,7 @@ import type { SeedContext } from './insert.ts';
  *
  * The derived rows are the ones the triggers would have written: `test/seedBulk.test.ts` seeds
  * the same rows both ways on both dialects and compares every derived table row for row. The
- * SQL mirrors the backfills of migrations 004, 007, 011 and 017, which cannot be reused: they
+ * SQL mirrors the backfills of migrations 004, 007, 011, 017 and 020, which cannot be reused: they
  * live inside frozen migrations, which runtime code may not import (biome noRestrictedImports),
  * and each runs once per column at migration time. The counted columns are read from the running
  * lists' declaration (`modules/operations/lists.ts`), the same the lists count with; a column
@@ -32,7 +32,7 @@ import type { SeedContext } from './insert.ts';
  * database is identical either way.
  */
 
-export type BulkTable = CountedTableName;
+export type BulkTable = CountedTableName | 'app_users';
 
 interface SetAside {
   restoreIndexes(): Promise<void>;
@@ -127,6 +127,10 @@ const text = (c: string) => `CAST(x.${q(c)} AS TEXT)`;
 export async function rebuildDerived(ctx: SeedContext, tables: readonly BulkTable[]): Promise<void> {
   const pg = ctx.dialect === 'postgres';
   for (const table of tables) {
+    if (table === 'app_users') {
+      await rebuildUsers(ctx);
+      continue;
+    }
     const spec = COUNTED_LISTS[table].counted;
     const end = 'end' in spec ? spec.end : undefined;
     const counted = [...spec.byDay, ...spec.totalsOnly];
@@ -249,4 +253,21 @@ async function rebuildOverview(ctx: SeedContext) {
     `INSERT INTO overview_months (topic, key, month, n) SELECT 'dtc', dtc, ${monthOf('scan_start_time')}, count(*) FROM scan_dtcs GROUP BY dtc, ${monthOf('scan_start_time')}`,
   );
   if (pg) await exec(ctx, 'ANALYZE scan_dtcs, overview_days, overview_months');
+}
+
+/** 020: app users per plan, per status and per day of creation; SQLite's FTS5 over e-mail and name. */
+async function rebuildUsers(ctx: SeedContext) {
+  await exec(ctx, 'DELETE FROM user_counts');
+  for (const [col, val, day] of [
+    ['plan', 'x.plan', `''`],
+    ['status', 'x.status', `''`],
+    ['created', `''`, dayOf('x.created_at')],
+  ])
+    await exec(
+      ctx,
+      `INSERT INTO user_counts (col, val, day, n) SELECT '${col}', ${val}, ${day}, count(*) FROM app_users x WHERE ${val} IS NOT NULL AND ${day} IS NOT NULL GROUP BY 2, 3`,
+    );
+  if (ctx.dialect === 'sqlite')
+    await exec(ctx, `INSERT INTO app_users_search (app_users_search) VALUES ('rebuild')`);
+  else await exec(ctx, 'ANALYZE app_users, user_counts');
 }

@@ -90,10 +90,9 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
         const vehicles = await seedVehicles(ctx);
         await seedFaults(ctx, vehicles);
         await seedCatalogues(ctx, vehicles);
-        const userRefs = await seedUsers(ctx, users);
-        const pools = buildActivityPools(vehicles, userRefs);
         // The stream names carry the starting row count, as the appends do: see appendActivity.
         const activity = async () => {
+          const pools = buildActivityPools(vehicles, await seedUsers(ctx, users));
           await insertFromSource(ctx, scanSource(pools, 'scans@0'), scans);
           await insertFromSource(
             ctx,
@@ -102,7 +101,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
           );
           await insertFromSource(ctx, actuationSource(pools, 'actuation_runs@0'), actuations);
         };
-        if (bulk) await bulkLoad(ctx, BULK_TABLES, activity);
+        if (bulk) await bulkLoad(ctx, ['app_users', ...BULK_TABLES], activity);
         else await activity();
         log(`scans ${scans}, special function runs ${specialFunctions}, actuation runs ${actuations}`);
       }),
@@ -110,7 +109,7 @@ export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<void>
   } finally {
     releaseCsvCache();
   }
-  if (bulk) await vacuum(db, [...BULK_TABLES, 'scan_dtcs']);
+  if (bulk) await vacuum(db, ['app_users', ...BULK_TABLES, 'scan_dtcs']);
 }
 
 const BULK_TABLES: BulkTable[] = ['scans', 'special_function_runs', 'actuation_runs'];

@@ -13,12 +13,12 @@ import { DIALECTS, PG_URL } from './helpers.ts';
  * The bulk seed (`seed/bulk.ts`: triggers and indexes set aside, derived tables recomputed with
  * set-based SQL) against the trigger path: the same options give the same rows, and every table
  * the triggers keep — list counters per value, day, month and pair, the per-scan DTCs, the
- * overview's day and month counters, SQLite's FTS5 indexes — holds exactly what the triggers
+ * overview's day and month counters, the app users' counters, SQLite's FTS5 indexes — holds exactly what the triggers
  * wrote, row for row; so after a bulk append, and after a write through the restored triggers.
  */
 
 const OPTIONS = { users: 60, scans: 3000, specialFunctions: 1000, actuations: 1000 };
-const APPEND = { scans: 400, specialFunctions: 150, actuations: 150 };
+const APPEND = { scans: 300, specialFunctions: 100, actuations: 100 };
 const ACTIVITY = ['scans', 'special_function_runs', 'actuation_runs'] as const;
 
 interface Fresh {
@@ -93,6 +93,7 @@ async function derived(db: Db) {
     overview_months: plain(
       await rows(db, 'SELECT topic, key, month, n FROM overview_months ORDER BY 1, 2, 3'),
     ),
+    user_counts: plain(await rows(db, 'SELECT col, val, day, n FROM user_counts ORDER BY 1, 2, 3')),
   };
 }
 
@@ -100,7 +101,7 @@ async function derived(db: Db) {
 async function searchIndexes(db: Db) {
   if (db.dialect !== 'sqlite') return {};
   const out: Record<string, string> = {};
-  for (const table of ACTIVITY) {
+  for (const table of [...ACTIVITY, 'app_users']) {
     const vocab = `vocab_${table}`;
     await sql.raw(`DROP TABLE IF EXISTS temp.${vocab}`).execute(db.kysely);
     await sql
@@ -116,7 +117,7 @@ async function searchIndexes(db: Db) {
 /** The activity rows themselves, hashed (the two paths must have inserted the same rows). */
 async function activity(db: Db) {
   const out: Record<string, string> = {};
-  for (const table of ACTIVITY) {
+  for (const table of [...ACTIVITY, 'app_users', 'subscriptions']) {
     const all = await rows(db, `SELECT * FROM ${table} ORDER BY id`);
     out[table] = `${all.length}:${createHash('sha256').update(JSON.stringify(all)).digest('hex')}`;
   }
@@ -125,7 +126,7 @@ async function activity(db: Db) {
 
 /** Triggers and indexes of the activity tables, by name and (normalised) definition. */
 async function schemaObjects(f: Fresh) {
-  const tables = ['scans', 'special_function_runs', 'actuation_runs', 'scan_dtcs'];
+  const tables = ['scans', 'special_function_runs', 'actuation_runs', 'scan_dtcs', 'app_users'];
   const list = tables.map((t) => `'${t}'`).join(', ');
   if (f.db.dialect === 'sqlite')
     return rows(
@@ -174,7 +175,7 @@ describe.each(DIALECTS)('bulk seed (%s)', (dialect) => {
     fast = await fresh(dialect);
     await seedDemo(slow.db, { ...OPTIONS, bulk: false });
     await seedDemo(fast.db, { ...OPTIONS, bulk: true });
-  }, 240_000);
+  }, 400_000);
   afterAll(async () => {
     await slow?.drop();
     await fast?.drop();
@@ -188,6 +189,7 @@ describe.each(DIALECTS)('bulk seed (%s)', (dialect) => {
     const expected = await derived(slow.db);
     expect(expected.list_pairs.length).toBeGreaterThan(1000);
     expect(expected.scan_dtcs.length).toBeGreaterThan(1000);
+    expect(expected.user_counts.length).toBeGreaterThan(10);
     expect(await derived(fast.db)).toEqual(expected);
     expect(await searchIndexes(fast.db)).toEqual(await searchIndexes(slow.db));
   });
@@ -226,5 +228,5 @@ describe.each(DIALECTS)('bulk seed (%s)', (dialect) => {
     expect(
       after.scan_dtcs.some((r) => r.dtc === 'P0300' && String(r.scan_start_time).startsWith('2026-06-29')),
     ).toBe(true);
-  }, 120_000);
+  }, 300_000);
 });

@@ -31,6 +31,7 @@ import { sortIndexesMigration } from './migrations/015_sort_indexes.ts';
 import { overviewSearchSpeedMigration } from './migrations/016_overview_search_speed.ts';
 import { listPairsMigration } from './migrations/017_list_pairs.ts';
 import { auditSortIndexesMigration } from './migrations/019_audit_sort_indexes.ts';
+import { overviewUsersMigration } from './migrations/020_overview_users.ts';
 import { listEndDaysMigration } from './migrations/021_list_end_days.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
@@ -223,6 +224,7 @@ export async function migrate(db: Db): Promise<void> {
     '017_list_pairs': listPairsMigration(db.dialect),
     '012_list_views': listViewsMigration(db.dialect),
     '019_audit_sort_indexes': auditSortIndexesMigration(db.dialect),
+    '020_overview_users': overviewUsersMigration(db.dialect),
     '021_list_end_days': listEndDaysMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };

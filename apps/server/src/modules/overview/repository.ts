@@ -2,6 +2,7 @@ import { addDays, daysBetween, type OverviewQuery } from '@obd/contract';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import { scanningUsers } from './scanners.ts';
 
 /**
  * The overview's figures and series at a million scans without counting them: sums over the
@@ -14,16 +15,16 @@ import type { Database } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
 
-interface Period {
+export interface Period {
   from: string;
   to: string;
 }
 
-async function rows<T>(db: Db, query: RawBuilder<unknown>): Promise<T[]> {
+export async function rows<T>(db: Db, query: RawBuilder<unknown>): Promise<T[]> {
   return (await query.execute(db)).rows as T[];
 }
 
-const num = (v: unknown) => Number(v ?? 0);
+export const num = (v: unknown) => Number(v ?? 0);
 
 /** The first day of `day`'s month. */
 const monthStart = (day: string) => `${day.slice(0, 7)}-01`;
@@ -190,78 +191,27 @@ async function listDaysTotal(db: Db, table: string, period: Period): Promise<num
   return num(r?.n);
 }
 
-/**
- * The index of who scanned when on SQLite: 011's partial index; a database migrated by the first
- * version of 011 (without it) uses the primary key's, slower but the same answer.
- */
-const scannersIndexOf = new WeakMap<Db, Promise<string>>();
-function scannersIndex(db: Db): Promise<string> {
-  let found = scannersIndexOf.get(db);
-  if (!found) {
-    found = rows<{ name: string }>(
-      db,
-      sql`SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'overview_days_scanners'`,
-    ).then((r) => (r.length > 0 ? 'overview_days_scanners' : 'sqlite_autoindex_overview_days_1'));
-    scannersIndexOf.set(db, found);
-  }
-  return found;
-}
-
-/**
- * Distinct e-mails with a scan in the period, exactly, without a distinct count over the period's
- * scans. For each e-mail that ever scanned (004's counters list them, ~2,000 rows): does its row
- * of 007's per-month counts (`list_totals.months`) name a whole month of the period — one JSON
- * read of the row in hand — or, failing that, does it have a day counter in an edge range of the
- * period (one seek of 011's partial (e-mail, day) index per edge range). A period of whole months
- * reads no day counter at all; most e-mails of a long period are answered by their months.
- */
-async function scanningUsers(db: Db, dialect: Dialect, period: Period): Promise<number> {
-  const split = splitPeriod(period);
-  if (!split.months && daysBetween(period.from, period.to) <= 14) {
-    // A short period: its (e-mail, day) counters are fewer than the e-mails to probe.
-    const [few] = await rows<{ n: unknown }>(
-      db,
-      sql`SELECT count(DISTINCT key) AS n FROM overview_days WHERE topic = 'email' AND day >= ${period.from} AND day <= ${period.to} AND n > 0`,
-    );
-    return num(few?.n);
-  }
-  // SQLite would otherwise read the period's rows of every e-mail through the (topic, day) index,
-  // once per e-mail: the e-mail's own range (migration 011's partial index) is the seek meant here.
-  const byKey = dialect === 'sqlite' ? sql.raw(` INDEXED BY ${await scannersIndex(db)}`) : sql``;
-  const tests = [
-    ...(split.months
-      ? [
-          dialect === 'postgres'
-            ? sql`EXISTS (SELECT 1 FROM jsonb_each_text(t.months) m WHERE m.key >= ${split.months[0]} AND m.key <= ${split.months[1]} AND m.value::bigint > 0)`
-            : sql`EXISTS (SELECT 1 FROM json_each(t.months) m WHERE m.key >= ${split.months[0]} AND m.key <= ${split.months[1]} AND m.value > 0)`,
-        ]
-      : []),
-    ...split.days.map(
-      ([a, b]) =>
-        sql`EXISTS (SELECT 1 FROM overview_days d${byKey} WHERE d.topic = 'email' AND d.key = t.val AND d.day >= ${a} AND d.day <= ${b} AND d.n > 0)`,
-    ),
-  ];
-  const [r] = await rows<{ n: unknown }>(
-    db,
-    sql`SELECT count(*) AS n FROM list_totals t WHERE t.tbl = 'scans' AND t.col = 'email' AND t.n > 0
-      AND (${sql.join(tests, sql` OR `)})`,
-  );
-  return num(r?.n);
-}
-
 /** The time bounds of a period's days: start ≥ from 00:00, < the day after `to`. */
 const timeBounds = (period: Period) => [
   `${period.from}T00:00:00.000Z`,
   `${addDays(period.to, 1)}T00:00:00.000Z`,
 ];
 
+/** App users created in the period: its days' counters (migration 020), not a count of users. */
 async function newUsers(db: Db, period: Period): Promise<number> {
-  const [a, b] = timeBounds(period);
   const [r] = await rows<{ n: unknown }>(
     db,
-    sql`SELECT count(*) AS n FROM app_users WHERE created_at >= ${a} AND created_at < ${b}`,
+    sql`SELECT sum(n) AS n FROM user_counts WHERE col = 'created' AND val = '' AND day >= ${period.from} AND day <= ${period.to}`,
   );
   return num(r?.n);
+}
+
+/** App users per plan or status (migration 020's counters; a million users are not grouped). */
+async function usersBy(db: Db, col: 'plan' | 'status') {
+  return rows<{ key: string; n: unknown }>(
+    db,
+    sql`SELECT val AS key, n FROM user_counts WHERE col = ${col} AND day = '' AND n > 0`,
+  );
 }
 
 async function importCounts(db: Db, period: Period): Promise<{ all: number; failed: number }> {
@@ -275,19 +225,20 @@ async function importCounts(db: Db, period: Period): Promise<{ all: number; fail
 
 /** The figures of one period (the current one or the previous). */
 async function figuresOf(db: Db, dialect: Dialect, period: Period) {
-  const [segments, specialFunctionRuns, actuationRuns, users, created, imports] = await Promise.all([
-    rows<{ n: unknown }>(
-      db,
-      sql`SELECT sum(n) AS n FROM overview_days WHERE topic = 'segment' AND day >= ${period.from} AND day <= ${period.to}`,
-    ),
+  const scans = rows<{ n: unknown }>(
+    db,
+    sql`SELECT sum(n) AS n FROM overview_days WHERE topic = 'segment' AND day >= ${period.from} AND day <= ${period.to}`,
+  ).then((r) => num(r[0]?.n));
+  const [scanCount, specialFunctionRuns, actuationRuns, users, created, imports] = await Promise.all([
+    scans,
     listDaysTotal(db, 'special_function_runs', period),
     listDaysTotal(db, 'actuation_runs', period),
-    scanningUsers(db, dialect, period),
+    scanningUsers(db, dialect, period, scans),
     newUsers(db, period),
     importCounts(db, period),
   ]);
   return {
-    scans: num(segments[0]?.n),
+    scans: scanCount,
     specialFunctionRuns,
     actuationRuns,
     scanningUsers: users,
@@ -312,11 +263,8 @@ export async function loadOverview(db: Db, dialect: Dialect, query: OverviewQuer
       topCodes(db, dialect, period, 10),
       topKeys(db, 'make', period, 15),
       topKeys(db, 'app_version', period, 20),
-      rows<{ plan: string; n: unknown }>(db, sql`SELECT plan, count(*) AS n FROM app_users GROUP BY plan`),
-      rows<{ status: string; n: unknown }>(
-        db,
-        sql`SELECT status, count(*) AS n FROM app_users GROUP BY status`,
-      ),
+      usersBy(db, 'plan').then((r) => r.map(({ key, n }) => ({ plan: key, n }))),
+      usersBy(db, 'status').then((r) => r.map(({ key, n }) => ({ status: key, n }))),
       coverageRows(db),
       importsPerDay(db, period),
       rows<{ first: string | null; last: string | null }>(

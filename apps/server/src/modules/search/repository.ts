@@ -19,6 +19,9 @@ import { likePattern } from '../../lib/sql.ts';
 
 type Db = Kysely<Database>;
 
+/** App users read in e-mail order before a contains search turns to its own index. */
+const USER_WALK = 20_000;
+
 const DTC = /^[PCBU][0-9A-F]{4}([-_ ]?[0-9A-Z]{1,4})?$/i;
 const VIN = /^[A-HJ-NPR-Z0-9]{17}$/i;
 const PLATE = /^(?=.*[0-9])(?=.*[A-Z])[A-Z0-9][A-Z0-9 -]{2,14}[A-Z0-9]$/i;
@@ -171,19 +174,51 @@ export async function search(db: Db, dialect: Dialect, query: SearchQuery) {
   };
 
   const users = async (): Promise<UserRow[]> => {
-    if (kind === 'email')
-      return rows<UserRow>(
+    if (kind !== 'email' && !(kind === 'text' && q.length >= 2)) return [];
+    const columns = sql`u.id, u.email, u.name, u.plan, u.status`;
+    const match =
+      kind === 'email'
+        ? contains(sql`u.email`)
+        : sql`(${contains(sql`u.email`)} OR ${contains(sql`u.name`)})`;
+    // The whole address typed: that user first (the e-mail's unique index).
+    const exact =
+      kind === 'email'
+        ? await rows<UserRow>(
+            db,
+            sql`SELECT ${columns} FROM app_users u WHERE u.email IN (${q}, ${lower}) ORDER BY u.email LIMIT 1`,
+          )
+        : [];
+    const others = (list: UserRow[]) =>
+      [...exact, ...list.filter((u) => !exact.some((e) => e.id === u.id))].slice(0, take);
+    // A fragment many users share ('@gmail', 'kumar'): their first in e-mail order are among the
+    // first USER_WALK users of the e-mail index — an index walk that stops there. Fewer found
+    // there (a rare fragment, or a table that small): the fragment's own index finds them all
+    // (migration 020's FTS5 trigram table on SQLite, pg_trgm on PostgreSQL) and they are sorted.
+    const walked = await rows<UserRow>(
+      db,
+      sql`SELECT ${columns} FROM (SELECT * FROM app_users ORDER BY email LIMIT ${USER_WALK}) u WHERE ${match}
+        ORDER BY u.email LIMIT ${take}`,
+    );
+    if (walked.length >= take) return others(walked);
+    const [size] = await rows<{ n: unknown }>(
+      db,
+      sql`SELECT count(*) AS n FROM (SELECT 1 FROM app_users LIMIT ${USER_WALK + 1}) x`,
+    );
+    if (Number(size?.n ?? 0) <= USER_WALK) return others(walked);
+    const indexed =
+      dialect === 'sqlite' && q.length >= 3 && !/[%_\\]/.test(q)
+        ? sql`u.id IN (SELECT rowid FROM app_users_search WHERE email LIKE ${likePattern(q)}${
+            kind === 'text'
+              ? sql` UNION SELECT rowid FROM app_users_search WHERE name LIKE ${likePattern(q)}`
+              : sql``
+          })`
+        : match;
+    return others(
+      await rows<UserRow>(
         db,
-        sql`SELECT id, email, name, plan, status FROM app_users WHERE ${contains(sql`email`)}
-          ORDER BY CASE WHEN lower(email) = ${lower} THEN 0 ELSE 1 END, email LIMIT ${take}`,
-      );
-    if (kind === 'text' && q.length >= 2)
-      return rows<UserRow>(
-        db,
-        sql`SELECT id, email, name, plan, status FROM app_users WHERE ${contains(sql`email`)} OR ${contains(sql`name`)}
-          ORDER BY email LIMIT ${take}`,
-      );
-    return [];
+        sql`SELECT ${columns} FROM app_users u WHERE ${indexed} ORDER BY u.email LIMIT ${take}`,
+      ),
+    );
   };
 
   const makes = async () => {
