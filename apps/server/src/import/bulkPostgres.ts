@@ -1,7 +1,16 @@
 import { MAX_ROW_ERRORS } from '@obd/contract';
 import { CompiledQuery, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { importConstants, type RowProblems, type StagedSheet, spooled, type Values } from './sheet.ts';
+import { deferIndexes } from './deferredIndexes.ts';
+import { copyRows, copyText } from './pgCopy.ts';
+import {
+  importConstants,
+  Phases,
+  type RowProblems,
+  type StagedSheet,
+  spooled,
+  type Values,
+} from './sheet.ts';
 
 /**
  * Pass 2 on PostgreSQL (issue 15 item 5): a staged sheet goes into the table set-based.
@@ -33,15 +42,17 @@ export async function writeSheetPostgres(
     onProgress(written: number, fraction: number): void;
     /** A preview rolls back: it keeps the indexes so that readers of the table never wait for it. */
     keepIndexes?: boolean;
+    phases?: Phases;
   },
-) {
+): Promise<{ deferred: number }> {
   const started = performance.now();
+  const phases = options.phases ?? new Phases();
+  phases.start();
   const { plan, stats } = staged;
   const constants = importConstants(plan, options.importId);
   const target = plan.target;
   const table = quote(target.table);
   const stage = quote(`import_stage_${target.table}`);
-  const n = target.columns.length;
 
   // For this transaction: index builds and the anti-join's sorts in memory, and no JIT
   // compilation (~0.8 s of a 1,000,000-row anti-join, measured with EXPLAIN ANALYZE).
@@ -56,80 +67,117 @@ export async function writeSheetPostgres(
         .join(', ')}, "__row" int4) on commit drop`,
     )
     .execute(trx);
-  const load = `insert into ${stage} select ${[...target.columns.map((_, i) => `(e->>${i})::${target.types[i]}`), `(e->>${n})::int4`].join(', ')} from jsonb_array_elements($1::jsonb) as e`;
-  let loaded = 0;
-  let k = 0;
-  for await (const batch of spooled(staged.spool)) {
-    await trx.executeQuery(CompiledQuery.raw(load, [batch]));
-    loaded += staged.batches[k++] as number;
-    options.onProgress(loaded, (0.5 * loaded) / Math.max(staged.accepted, 1));
-  }
+  // 1. The rows into the stage table, as COPY text (see pgCopy.ts).
+  await copyRows(
+    trx,
+    `copy ${stage} (${[...target.columns.map(quote), '"__row"'].join(', ')}) from stdin`,
+    copyChunks(staged, options.onProgress),
+  );
+  phases.mark('stage load');
 
+  // 2. The table locked against other writers: its keys stay as they are until the commit.
   await sql.raw(`lock table ${table} in share row exclusive mode`).execute(trx);
   const unique = target.unique ?? [];
   const match = unique
     .map((i) => `t.${quote(target.columns[i] as string)} = s.${quote(target.columns[i] as string)}`)
     .join(' and ');
-  const stored = await sql<{ n: number }>`select count(*)::int8 as n from ${sql.table(target.table)}`.execute(
-    trx,
-  );
-  const storedRows = Number(stored.rows[0]?.n ?? 0);
-  // The rows it will add: a file uploaded again adds none and must not rebuild anything.
-  let adding = staged.accepted;
-  if (unique.length > 0 && storedRows > 0 && staged.accepted >= REBUILD_MIN_ROWS) {
-    const stale = await trx.executeQuery(
-      CompiledQuery.raw(
-        `select count(*)::int8 as n from ${stage} s where exists (select 1 from ${table} t where ${match})`,
-      ),
-    );
-    adding -= Number((stale.rows[0] as { n: number } | undefined)?.n ?? 0);
-  }
-  const rebuild =
-    !options.keepIndexes && adding >= REBUILD_MIN_ROWS && storedRows <= REBUILD_MAX_RATIO * adding
-      ? await dropIndexes(trx, target.table)
-      : [];
+  const any = await sql<{
+    any: boolean;
+  }>`select exists (select 1 from ${sql.table(target.table)}) as any`.execute(trx);
+  const stored = any.rows[0]?.any === true;
+  phases.mark('lock');
 
-  // Which rows are database duplicates, as many as the row problems and duplicate lists want.
-  if (unique.length > 0) {
+  // 3. The database duplicates, in one anti-join: how many, and the first ones (as many as the
+  // row problems and duplicate lists want), in row order.
+  let duplicates = 0;
+  if (unique.length > 0 && stored) {
     const wanted = Math.max(
       MAX_ROW_ERRORS - options.problems.list.length,
       plan.moreDatabaseDuplicates?.() ?? 0,
     );
-    if (wanted > 0 && storedRows > 0) {
-      const found = await trx.executeQuery(
-        CompiledQuery.raw(
-          `select s."__row" as row, json_build_array(${target.columns.map((c) => `s.${quote(c)}`).join(', ')})::text as value from ${stage} s where exists (select 1 from ${table} t where ${match}) order by s."__row" limit $1`,
-          [wanted],
-        ),
-      );
-      for (const r of found.rows as { row: number; value: string }[]) {
-        const values = JSON.parse(r.value) as Values;
-        const what = plan.describe ? `${plan.describe(values)} is ` : '';
-        options.problems.add(plan.label, r.row, `${what}already in the database`);
-        plan.onDatabaseDuplicate?.(values, r.row);
-        options.problems.count--; // counted below with the others
-      }
+    const found = await trx.executeQuery(
+      CompiledQuery.raw(
+        `select s."__row" as row, json_build_array(${target.columns.map((c) => `s.${quote(c)}`).join(', ')})::text as value, count(*) over () as n from ${stage} s where exists (select 1 from ${table} t where ${match}) order by s."__row" limit $1`,
+        [Math.max(wanted, 1)],
+      ),
+    );
+    const rows = found.rows as { row: number; value: string; n: string }[];
+    duplicates = Number(rows[0]?.n ?? 0);
+    for (const r of rows.slice(0, wanted)) {
+      const values = JSON.parse(r.value) as Values;
+      const what = plan.describe ? `${plan.describe(values)} is ` : '';
+      options.problems.add(plan.label, r.row, `${what}already in the database`);
+      plan.onDatabaseDuplicate?.(values, r.row);
+      options.problems.count--; // counted below with the others
     }
   }
+  phases.mark('find duplicates');
 
-  const constantParams = constants.values.map((_, i) => `$${i + 1}::${constants.types[i]}`);
-  const columns = [...target.columns, ...constants.columns].map(quote).join(', ');
-  const insert = `insert into ${table} (${columns}) select ${[...target.columns.map((c) => `s.${quote(c)}`), ...constantParams].join(', ')} from ${stage} s${
-    unique.length > 0 && storedRows > 0 ? ` where not exists (select 1 from ${table} t where ${match})` : ''
-  }`;
-  const result = await trx.executeQuery(CompiledQuery.raw(insert, constants.values));
-  const inserted = Number(result.numAffectedRows ?? 0);
+  // 4. A big load into a table not much bigger: its indexes are built again after the insert.
+  const adding = staged.accepted - duplicates;
+  let rebuild: string[] = [];
+  let deferred = 0;
+  if (!options.keepIndexes && adding >= REBUILD_MIN_ROWS) {
+    const bound = REBUILD_MAX_RATIO * adding;
+    const count = stored
+      ? await sql<{
+          n: string;
+        }>`select count(*) as n from (select 1 from ${sql.table(target.table)} limit ${bound + 1}) x`.execute(
+          trx,
+        )
+      : { rows: [{ n: '0' }] };
+    if (Number(count.rows[0]?.n ?? 0) <= bound) {
+      const dropped = await dropIndexes(trx, target.table);
+      rebuild = dropped.again;
+      await deferIndexes(trx, target.table, dropped.deferred);
+      deferred = dropped.deferred.length;
+    }
+  }
+  phases.mark('drop indexes');
+
+  // 5. One set-based insert of the new rows (no anti-join when none is stored).
+  let inserted = 0;
+  if (adding > 0) {
+    const constantParams = constants.values.map((_, i) => `$${i + 1}::${constants.types[i]}`);
+    const columns = [...target.columns, ...constants.columns].map(quote).join(', ');
+    const insert = `insert into ${table} (${columns}) select ${[...target.columns.map((c) => `s.${quote(c)}`), ...constantParams].join(', ')} from ${stage} s${
+      duplicates > 0 ? ` where not exists (select 1 from ${table} t where ${match}) order by s."__row"` : ''
+    }`;
+    const result = await trx.executeQuery(CompiledQuery.raw(insert, constants.values));
+    inserted = Number(result.numAffectedRows ?? 0);
+  }
   stats.inserted += inserted;
-  const duplicates = staged.accepted - inserted;
-  stats.inDatabase += duplicates;
-  options.problems.count += duplicates;
+  stats.inDatabase += staged.accepted - inserted;
+  options.problems.count += staged.accepted - inserted;
   options.onProgress(staged.accepted, 0.75);
+  phases.mark('insert');
   for (const [i, index] of rebuild.entries()) {
     await sql.raw(index).execute(trx);
+    phases.mark(`build ${/(?:index|constraint) "?(\w+)"?/i.exec(index)?.[1] ?? i}`);
     options.onProgress(staged.accepted, 0.75 + (0.25 * (i + 1)) / rebuild.length);
   }
   await sql.raw(`drop table ${stage}`).execute(trx);
   stats.ms += performance.now() - started;
+  return { deferred };
+}
+
+/** A staged sheet's spooled batches as COPY text, the row number last; progress per batch. */
+async function* copyChunks(
+  staged: StagedSheet,
+  onProgress: (written: number, fraction: number) => void,
+): AsyncGenerator<string> {
+  let loaded = 0;
+  for await (const batch of spooled(staged.spool)) {
+    const rows = JSON.parse(batch) as Values[];
+    let text = '';
+    for (const row of rows) {
+      for (let i = 0; i < row.length; i++) text += (i === 0 ? '' : '\t') + copyText(row[i]);
+      text += '\n';
+    }
+    yield text;
+    loaded += rows.length;
+    onProgress(loaded, (0.5 * loaded) / Math.max(staged.accepted, 1));
+  }
 }
 
 /**
@@ -157,7 +205,10 @@ const REBUILD_MAX_RATIO = 2;
  * Drops a table's indexes and unique constraints other than its primary key (and any a foreign
  * key depends on); returns the statements that build them again, constraints last.
  */
-async function dropIndexes(trx: Transaction<Database>, table: string): Promise<string[]> {
+async function dropIndexes(
+  trx: Transaction<Database>,
+  table: string,
+): Promise<{ again: string[]; deferred: { name: string; def: string }[] }> {
   const rows = await sql<{ name: string; def: string; constraint: string | null; condef: string | null }>`
     select i.relname as name, pg_get_indexdef(i.oid) as def, c.conname as constraint,
       pg_get_constraintdef(c.oid) as condef
@@ -169,16 +220,19 @@ async function dropIndexes(trx: Transaction<Database>, table: string): Promise<s
     order by i.relname`.execute(trx);
   const again: string[] = [];
   const constraints: string[] = [];
+  const deferred: { name: string; def: string }[] = [];
   for (const r of rows.rows) {
     if (r.constraint) {
       await sql.raw(`alter table ${quote(table)} drop constraint ${quote(r.constraint)}`).execute(trx);
       constraints.push(`alter table ${quote(table)} add constraint ${quote(r.constraint)} ${r.condef}`);
     } else {
       await sql.raw(`drop index ${quote(r.name)}`).execute(trx);
-      again.push(r.def);
+      // Trigram indexes: built after the commit (deferredIndexes.ts); the others now.
+      if (/ USING gin /i.test(r.def)) deferred.push({ name: r.name, def: r.def });
+      else again.push(r.def);
     }
   }
-  return [...again, ...constraints];
+  return { again: [...again, ...constraints], deferred };
 }
 
 const quote = (name: string) => `"${name}"`;

@@ -7,11 +7,13 @@ import { badRequest, HttpError } from '../lib/errors.ts';
 import { startImportHeartbeat } from '../lib/housekeeping.ts';
 import { type AuditActor, recordAudit } from '../modules/audit/record.ts';
 import { lockTargets, writeSheetPostgres } from './bulkPostgres.ts';
+import { buildDeferredIndexes } from './deferredIndexes.ts';
 import { openWorkbook } from './formats/open.ts';
 import type { SpreadsheetType, Workbook } from './formats/workbook.ts';
 import type { ReceivedUpload } from './receive.ts';
 import { finishImport, ProgressWriter, type StartedImport, startImport, trackProgress } from './record.ts';
 import {
+  Phases,
   RowProblems,
   type SheetPlan,
   type SheetStats,
@@ -115,6 +117,7 @@ export async function runImport<Answer, Context>(
   options: RunOptions = {},
 ): Promise<Answer & UploadExtras> {
   const started = performance.now();
+  const startedCpu = process.cpuUsage();
   const record =
     options.record ??
     (await startImport(db, {
@@ -181,6 +184,7 @@ export async function runImport<Answer, Context>(
     }
 
     const read = performance.now();
+    const readCpu = process.cpuUsage(startedCpu);
     options.writing?.();
     progress.update(totalRows, 50, 'writing', toWrite);
     // On SQLite the transaction holds the only connection: progress waits (see ProgressWriter).
@@ -189,6 +193,12 @@ export async function runImport<Answer, Context>(
       progress.hold(true);
     }
     let written = 0;
+    /** Indexes dropped for the load, to be built after the commit (deferredIndexes.ts). */
+    let deferred = 0;
+    const phases = new Phases();
+    phases.ms.read = Math.round(read - started);
+    phases.cpuMs.read = Math.round((readCpu.user + readCpu.system) / 1000);
+    phases.start();
     await db.kysely
       .transaction()
       .execute(async (trx) => {
@@ -199,20 +209,27 @@ export async function runImport<Answer, Context>(
             trx,
             staged.map((s) => s.plan.target.table),
           );
+        phases.mark('lock');
         await job.beforeWrite?.(trx, context, record.id);
+        phases.mark('before write');
         for (const s of staged) {
           const base = written;
           if (db.dialect === 'postgres')
-            await writeSheetPostgres(trx, s, {
-              importId: record.id,
-              problems,
-              keepIndexes: options.preview !== undefined,
-              onProgress: (n, f) => progress.update(base + n, 50 + (50 * (base + f * s.accepted)) / toWrite),
-            });
+            deferred += (
+              await writeSheetPostgres(trx, s, {
+                importId: record.id,
+                problems,
+                keepIndexes: options.preview !== undefined,
+                phases,
+                onProgress: (n, f) =>
+                  progress.update(base + n, 50 + (50 * (base + f * s.accepted)) / toWrite),
+              })
+            ).deferred;
           else
             await writeSheet(trx, db.dialect, s, {
               importId: record.id,
               problems,
+              phases,
               onProgress: (n) => progress.update(base + n, 50 + (50 * (base + n)) / toWrite),
             });
           written += s.accepted;
@@ -222,6 +239,7 @@ export async function runImport<Answer, Context>(
           record.id,
           staged.reduce((n, s) => n + s.stats.inserted, 0),
         );
+        phases.mark('record rows');
         // A preview has its figures: nothing of it stays.
         if (options.preview) throw new PreviewRollback();
         // Last in the import's transaction: the rows and their audit event commit together.
@@ -237,10 +255,13 @@ export async function runImport<Answer, Context>(
             },
           }),
         );
+        phases.mark('record and audit');
       })
       .catch((error) => {
         if (!(error instanceof PreviewRollback)) throw error;
       });
+    phases.mark(options.preview ? 'rollback' : 'commit');
+    if (deferred > 0) void buildDeferredIndexes(db, log);
     progress.hold(false);
     log.info(
       {
@@ -248,6 +269,7 @@ export async function runImport<Answer, Context>(
         rows: totalRows,
         readMs: Math.round(read - started),
         writeMs: Math.round(performance.now() - read),
+        phases: phases.ms,
       },
       'import written',
     );
@@ -277,6 +299,16 @@ export async function runImport<Answer, Context>(
       errorCount: problems.count,
       message: (answer as { message?: string }).message ?? 'Imported.',
     });
+    phases.mark('answer and record');
+    log.info(
+      {
+        importId: record.id,
+        ms: Math.round(performance.now() - started),
+        phases: phases.ms,
+        cpu: phases.cpuMs,
+      },
+      'import finished',
+    );
     return {
       ...answer,
       importId: record.id,

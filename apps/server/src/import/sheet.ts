@@ -105,6 +105,34 @@ const key = (values: Values, indices: number[]) => {
   return k;
 };
 
+/**
+ * Milliseconds per phase of an import's write (load, insert, index builds…), summed over its
+ * sheets and logged with 'import written', so a slow import says where its time went.
+ */
+export class Phases {
+  readonly ms: Record<string, number> = {};
+  /** This process's CPU time (all threads) per phase: on a busy machine the steadier figure. */
+  readonly cpuMs: Record<string, number> = {};
+  private last = performance.now();
+  private lastCpu = process.cpuUsage();
+
+  /** Ends the phase running since the previous mark (or since `start`), as `name`. */
+  mark(name: string) {
+    const now = performance.now();
+    const cpu = process.cpuUsage(this.lastCpu);
+    this.ms[name] = Math.round((this.ms[name] ?? 0) + now - this.last);
+    this.cpuMs[name] = Math.round((this.cpuMs[name] ?? 0) + (cpu.user + cpu.system) / 1000);
+    this.last = now;
+    this.lastCpu = process.cpuUsage();
+  }
+
+  /** Starts timing afresh (what ran since the last mark belongs to no phase). */
+  start() {
+    this.last = performance.now();
+    this.lastCpu = process.cpuUsage();
+  }
+}
+
 /** Rows per spooled batch, so per INSERT statement of pass 2. */
 const SPOOL_BATCH = 5000;
 
@@ -217,6 +245,17 @@ export async function* spooled(file: string): AsyncGenerator<string> {
 
 /** Below this many rows to write, a sheet is inserted into the table's indexes as they are. */
 const REBUILD_MIN_ROWS = 50_000;
+/**
+ * Up to this many stored rows per row added, the plain indexes are dropped and built again
+ * (1,000,000 fault codes into a table of 1,000,000: see bench/RESULTS.md, session 7).
+ */
+const REBUILD_MAX_RATIO = 2;
+/**
+ * SQLite page cache during a big write, in KiB: the natural key's unique index of a table that
+ * already holds rows is inserted into at every one of its pages; with the default 2 MB cache each
+ * insert could evict a dirty page, written to the WAL again and again.
+ */
+const BULK_CACHE_KIB = 64 * 1024;
 
 /** The columns every row of a sheet gets besides the file's: the plan's own and the import's id
  * (every imported row carries it: the undo removes exactly those, migration 013). */
@@ -242,8 +281,10 @@ export async function writeSheet(
   trx: Transaction<Database>,
   dialect: Dialect,
   staged: StagedSheet,
-  options: { importId: number; problems: RowProblems; onProgress(written: number): void },
+  options: { importId: number; problems: RowProblems; onProgress(written: number): void; phases?: Phases },
 ) {
+  const phases = options.phases ?? new Phases();
+  phases.start();
   const started = performance.now();
   const { plan, stats } = staged;
   const constants = importConstants(plan, options.importId);
@@ -279,40 +320,60 @@ export async function writeSheet(
     }>`select max(id) as id from ${sql.table(target.table)}`.execute(trx);
     storedBefore = Number(max.rows[0]?.id ?? 0);
   }
-  if (sqlite && staged.accepted >= REBUILD_MIN_ROWS)
+  let cacheBefore: number | undefined;
+  if (sqlite && staged.accepted >= REBUILD_MIN_ROWS) {
     rebuild = await dropSecondaryIndexes(trx, target.table, staged.accepted);
-
-  let written = 0;
-  let k = 0;
-  for await (const batch of spooled(staged.spool)) {
-    const statement: string = mostlyStored ? insertNew : insert;
-    const result = await trx.executeQuery(CompiledQuery.raw(statement, [...constants.values, batch]));
-    const rows = staged.batches[k++] as number;
-    const inserted: number = Number(result.numAffectedRows ?? 0);
-    mostlyStored = inserted * 2 < rows;
-    stats.inserted += inserted;
-    if (target.unique && inserted < rows) {
-      const duplicates = rows - inserted;
-      stats.inDatabase += duplicates;
-      const wanted = Math.max(
-        MAX_ROW_ERRORS - options.problems.list.length,
-        plan.moreDatabaseDuplicates?.() ?? 0,
-      );
-      const found =
-        wanted > 0
-          ? await storedRows(trx, dialect, target, batch, storedBefore, Math.min(wanted, duplicates))
-          : [];
-      for (const [row, values] of found) {
-        const what = plan.describe ? `${plan.describe(values)} is ` : '';
-        options.problems.add(plan.label, row, `${what}already in the database`);
-        plan.onDatabaseDuplicate?.(values, row);
-      }
-      options.problems.count += duplicates - found.length;
-    }
-    written += rows;
-    options.onProgress(written);
+    const cache = await sql<{ cache_size: number }>`pragma cache_size`.execute(trx);
+    cacheBefore = cache.rows[0]?.cache_size;
+    await sql.raw(`pragma cache_size = -${BULK_CACHE_KIB}`).execute(trx);
   }
-  for (const index of rebuild) await sql.raw(index.sql).execute(trx);
+  phases.mark('drop indexes');
+  let listing = 0;
+
+  try {
+    let written = 0;
+    let k = 0;
+    for await (const batch of spooled(staged.spool)) {
+      const statement: string = mostlyStored ? insertNew : insert;
+      const result = await trx.executeQuery(CompiledQuery.raw(statement, [...constants.values, batch]));
+      const rows = staged.batches[k++] as number;
+      const inserted: number = Number(result.numAffectedRows ?? 0);
+      mostlyStored = inserted * 2 < rows;
+      stats.inserted += inserted;
+      if (target.unique && inserted < rows) {
+        const duplicates = rows - inserted;
+        stats.inDatabase += duplicates;
+        const wanted = Math.max(
+          MAX_ROW_ERRORS - options.problems.list.length,
+          plan.moreDatabaseDuplicates?.() ?? 0,
+        );
+        const asked = performance.now();
+        const found =
+          wanted > 0
+            ? await storedRows(trx, dialect, target, batch, storedBefore, Math.min(wanted, duplicates))
+            : [];
+        listing += performance.now() - asked;
+        for (const [row, values] of found) {
+          const what = plan.describe ? `${plan.describe(values)} is ` : '';
+          options.problems.add(plan.label, row, `${what}already in the database`);
+          plan.onDatabaseDuplicate?.(values, row);
+        }
+        options.problems.count += duplicates - found.length;
+      }
+      written += rows;
+      options.onProgress(written);
+    }
+    phases.mark('insert');
+    phases.ms['insert'] = Math.round((phases.ms['insert'] ?? 0) - listing);
+    phases.ms['list duplicates'] = Math.round((phases.ms['list duplicates'] ?? 0) + listing);
+    for (const index of rebuild) {
+      await sql.raw(index.sql).execute(trx);
+      phases.mark(`build ${index.name}`);
+    }
+  } finally {
+    // The connection's own cache size again, whatever happened (it outlives the transaction).
+    if (cacheBefore !== undefined) await sql.raw(`pragma cache_size = ${Number(cacheBefore)}`).execute(trx);
+  }
   stats.ms += performance.now() - started;
 }
 
@@ -360,7 +421,7 @@ async function storedRows(
 async function dropSecondaryIndexes(trx: Transaction<Database>, table: string, adding: number) {
   const count = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(trx);
   const stored = Number(count.rows[0]?.n ?? 0);
-  if (stored * 2 > adding) return [];
+  if (stored > REBUILD_MAX_RATIO * adding) return [];
   const unique = stored === 0 ? sql`` : sql`and sql not like 'CREATE UNIQUE%'`;
   const indexes = await sql<{ name: string; sql: string }>`select name, sql from sqlite_master
     where type = 'index' and tbl_name = ${table} and sql is not null ${unique}`.execute(trx);
