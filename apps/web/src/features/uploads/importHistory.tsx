@@ -20,6 +20,7 @@ import type { DetailDeclaration, SummaryField } from '../../list/detail.ts';
 import { cellText, dateTimeColumn, dateTimeText, durationText } from '../../list/format.ts';
 import { bytesText, countText } from '../../upload/format.ts';
 import { DownloadProblemsButton } from '../../upload/ImportFlowViews.tsx';
+import { LiveStatistics } from './LiveStatistics.tsx';
 import { UndoImport } from './UndoImport.tsx';
 
 /** The Import History screen (decisions §7): every upload, newest first, and one upload's row problems. */
@@ -123,7 +124,12 @@ export const importHistoryList = defineList({
     { header: 'File', cell: (row) => row.fileName },
     { header: 'Size', cell: (row) => bytesText(row.fileSize), nowrap: true },
     { header: 'Outcome', cell: (row) => <OutcomeBadge status={row.status} />, nowrap: true },
-    { header: 'Statistics', cell: (row) => keyStatistics(row), prose: true },
+    // A running import's figures follow it live (LiveStatistics.tsx).
+    {
+      header: 'Statistics',
+      cell: (row) => <LiveStatistics record={row} text={keyStatistics} />,
+      prose: true,
+    },
     { header: 'Undo', cell: (row) => <UndoImport record={row} />, nowrap: true },
     detailsColumn<ImportRecord>(IMPORT_HISTORY_PATHS.details),
   ],
