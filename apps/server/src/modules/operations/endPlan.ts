@@ -76,17 +76,24 @@ export function endPlan<Q extends object>(
     );
   // The newest start day holding a row that ends on `to`'s day or before, and the day after it
   // (the first with rows): every match sorts below that day, so page 1 starts there.
-  const above = async (map: Map<string, number>) => {
-    const [newest] = await rows<{ day: string | null }>(
-      db,
-      sql`SELECT max(day) AS day FROM list_days WHERE tbl = ${table} AND col = ${spec.end} AND val <= ${toDay} AND n > 0`,
-    );
-    if (!newest?.day) return map;
-    const [next] = await rows<{ day: string | null }>(
-      db,
-      sql`SELECT min(day) AS day FROM list_days WHERE tbl = ${table} AND col = '' AND val = '' AND day > ${newest.day}`,
-    );
-    if (next?.day && !map.has(next.day)) map.set(next.day, 0);
+  // One round trip, asked for beside the counts.
+  const aboveDay = async () =>
+    (
+      await rows<{ day: string | null }>(
+        db,
+        sql`SELECT min(day) AS day FROM list_days WHERE tbl = ${table} AND col = '' AND val = '' AND day > (SELECT max(day) FROM list_days WHERE tbl = ${table} AND col = ${spec.end} AND val <= ${toDay} AND n > 0)`,
+      )
+    )[0]?.day ?? undefined;
+  const started = () => {
+    const bound = aboveDay();
+    // Not awaited when there is nothing to page: its failure must not go unhandled (it still
+    // throws where it is awaited).
+    bound.catch(() => undefined);
+    return bound;
+  };
+  const above = async (bound: Promise<string | undefined>, map: Map<string, number>) => {
+    const day = await bound;
+    if (day && !map.has(day)) map.set(day, 0);
     return map;
   };
 
@@ -94,6 +101,7 @@ export function endPlan<Q extends object>(
     return async () => {
       const from = String(value);
       const fromDay = from.slice(0, 10);
+      const bound = started();
       const [next] = await rows<{ day: string | null }>(
         db,
         sql`SELECT min(day) AS day FROM list_days WHERE tbl = ${table} AND col = '' AND val = '' AND day > ${fromDay}`,
@@ -122,7 +130,7 @@ export function endPlan<Q extends object>(
       if (first > 0) map.set(fromDay, (map.get(fromDay) ?? 0) + first);
       const total = [...map.values()].reduce((s, n) => s + n, 0);
       const walk = total >= WALK_SHARE * tableRows;
-      const bounded = await above(map);
+      const bounded = await above(bound, map);
       return {
         total,
         walk,
@@ -147,6 +155,7 @@ export function endPlan<Q extends object>(
   // Buckets before to's: whole end days (months for e-mail and model).
   const bucket = byDay ? toDay : to.slice(0, 7);
   return async () => {
+    const bound = started();
     const found = await rows<{ col: string; val: string; n: unknown }>(
       db,
       sql`SELECT col, val, n FROM list_totals WHERE tbl = ${table} AND ((col = ${column} AND ${matching} AND n > 0) OR (col = '' AND val = ''))`,
@@ -196,9 +205,10 @@ export function endPlan<Q extends object>(
     ]);
     const total = Number(whole?.n ?? 0) + Number(edge?.n ?? 0);
     const walk = total >= WALK_SHARE * tableRows;
-    // SQLite: one value of a column of few values has a (value, time) index (001's, 017's):
+    // SQLite: one value of a column of few values has a (value, time) index (001's, 017's);
     // walked in time order, it reads only that value's rows.
-    const drives = dialect === 'sqlite' && byDay && vals.length === 1;
+    // PostgreSQL has one for the exact columns (001's (value, time, id): a country, a flag).
+    const drives = byDay && vals.length === 1 && (dialect === 'sqlite' || other.match !== 'contains');
     const indexed =
       other.match === 'contains' && dialect === 'sqlite' && nocase.has(column)
         ? sql<SqlBool>`${ref} COLLATE NOCASE IN (${sql.join(vals)})`
@@ -209,7 +219,7 @@ export function endPlan<Q extends object>(
       total,
       walk,
       boundsFirstPage: true,
-      days: async () => above(new Map()),
+      days: async () => above(bound, new Map()),
       where: (walking: boolean) =>
         walking
           ? sql<SqlBool>`(${drives ? direct : tested} AND ${endTested})`
