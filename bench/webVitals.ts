@@ -41,6 +41,13 @@ interface Load {
   api: Record<string, number>;
   /** JavaScript files fetched whose name starts with one of WATCHED_CHUNKS (none expected). */
   watched: string[];
+  /**
+   * How many waves the JavaScript came in: a file asked for only after a file of the previous wave
+   * had arrived starts a new one (a chain of lazy chunks is many waves; preloading makes them few).
+   */
+  jsWaves: number;
+  /** When the last JavaScript file of the load had arrived, from the start of the navigation. */
+  jsDoneMs: number;
 }
 
 /** Chunks a list's first load must not fetch: the search palette and the other screens' declarations. */
@@ -77,7 +84,27 @@ type PageGlobals = {
   requestAnimationFrame(callback: () => void): void;
   __vitals: { firstRows: number; lcp: number | null };
 };
-type ResourceEntry = { name: string; transferSize: number; decodedBodySize: number };
+type ResourceEntry = {
+  name: string;
+  transferSize: number;
+  decodedBodySize: number;
+  startTime: number;
+  responseEnd: number;
+};
+
+/** The waves of `files` (see `Load.jsWaves`), in the order they were asked for. */
+export function waves(files: readonly { startTime: number; responseEnd: number }[]): number {
+  const sorted = [...files].sort((a, b) => a.startTime - b.startTime);
+  let count = 0;
+  let firstArrival = Number.NEGATIVE_INFINITY;
+  for (const file of sorted) {
+    if (count === 0 || file.startTime > firstArrival) {
+      count += 1;
+      firstArrival = file.responseEnd;
+    } else firstArrival = Math.min(firstArrival, file.responseEnd);
+  }
+  return count;
+}
 
 async function newContext(browser: Browser, token: string | undefined, page: PageCase) {
   const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
@@ -122,6 +149,7 @@ async function load(context: BrowserContext, url: string, selector: string): Pro
       }
       return {
         api,
+        timings: js.map((entry) => ({ startTime: entry.startTime, responseEnd: entry.responseEnd })),
         files: js.map((entry) => new URL(entry.name).pathname.split('/').pop() ?? ''),
         firstRowsMs: vitals.firstRows,
         lcpMs: vitals.lcp ?? Number.NaN,
@@ -130,9 +158,10 @@ async function load(context: BrowserContext, url: string, selector: string): Pro
         jsDecodedKb: js.reduce((sum, entry) => sum + entry.decodedBodySize, 0) / 1000,
       };
     });
-    const { files, ...rest } = page;
+    const { files, timings, ...rest } = page;
     const watched = files.filter((file) => WATCHED_CHUNKS.some((name) => file.startsWith(`${name}-`)));
-    return { ...rest, watched, mainThreadCpuMs };
+    const jsDoneMs = Math.max(0, ...timings.map((timing) => timing.responseEnd));
+    return { ...rest, watched, mainThreadCpuMs, jsWaves: waves(timings), jsDoneMs };
   } finally {
     await tab.close();
   }
@@ -154,7 +183,7 @@ function summary(name: string, cache: string, loads: Load[]): string {
     .map(([path, count]) => `${path} ×${count}`)
     .join(', ');
   const watched = [...new Set(loads.flatMap((entry) => entry.watched))];
-  return `${name.padEnd(10)} ${cache.padEnd(4)} cache: API asked (last load) ${api || 'nothing'}; palette/other chunks fetched: ${watched.join(', ') || 'none'}; first rows ${ms(pick('firstRowsMs'))}; LCP ${ms(pick('lcpMs'))}; main-thread CPU ${ms(pick('mainThreadCpuMs'))}; JS ${median(pick('jsFiles'))} files, ${median(pick('jsTransferKb')).toFixed(1)} kB transferred (${median(pick('jsDecodedKb')).toFixed(1)} kB decoded); ${loads.length} loads`;
+  return `${name.padEnd(10)} ${cache.padEnd(4)} cache: API asked (last load) ${api || 'nothing'}; palette/other chunks fetched: ${watched.join(', ') || 'none'}; first rows ${ms(pick('firstRowsMs'))}; LCP ${ms(pick('lcpMs'))}; main-thread CPU ${ms(pick('mainThreadCpuMs'))}; JS ${median(pick('jsFiles'))} files, ${median(pick('jsTransferKb')).toFixed(1)} kB transferred (${median(pick('jsDecodedKb')).toFixed(1)} kB decoded) in ${median(pick('jsWaves'))} waves, the last in at ${ms(pick('jsDoneMs'))}; ${loads.length} loads`;
 }
 
 export async function benchWebVitals(): Promise<string[]> {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -5,7 +6,7 @@ import { defineConfig, type Plugin } from 'vite';
 // In production the API server serves dist/ on the same origin; in `vite dev` the API runs
 // separately on port 3000, so /api is proxied to keep the app's calls same-origin in both.
 export default defineConfig({
-  plugins: [react(), moduleChunks(), scrollAreaWithoutFloatingUi()],
+  plugins: [react(), moduleChunks(), lighterMantineImports(), listRoutePreload()],
   server: {
     proxy: { '/api': 'http://127.0.0.1:3000' },
   },
@@ -74,33 +75,132 @@ function moduleChunks(): Plugin {
 }
 
 /**
- * Mantine's ScrollArea (in every table, through Table.ScrollContainer, and in the layout) takes one
- * small hook from @floating-ui/react, `useMergeRefs`; the bundler then puts that module — the
- * positioning code of popovers and menus, 15 kB gzipped — in the first download of every list page.
- * Here it gets the same hook from @mantine/hooks instead, so floating-ui comes only with the menus
- * that use it (fetched on first use, list/onFirstUse.tsx).
+ * Two of Mantine's parts on every list page take one small piece of a library whose rest they do
+ * not use, and the bundler then puts the whole library in the page's first download:
+ * - ScrollArea (every table, through Table.ScrollContainer, and the layout) takes the hook
+ *   `useMergeRefs` from @floating-ui/react — the positioning code of popovers and menus, 15 kB
+ *   gzipped. It gets the same hook from @mantine/hooks instead, so floating-ui comes only with the
+ *   menus that use it (fetched on first use, list/onFirstUse.tsx).
+ * - AppShell's header, footer and aside take `RemoveScroll.classNames.zeroRight` — one class name —
+ *   from react-remove-scroll (4 kB gzipped, the scroll lock of modals). They get the class names
+ *   from react-remove-scroll-bar's constants, where react-remove-scroll itself reads them.
  */
-function scrollAreaWithoutFloatingUi(): Plugin {
-  const id = '\0merge-refs';
+function lighterMantineImports(): Plugin {
+  const mergeRefs = '\0merge-refs';
+  const removeScroll = '\0remove-scroll-class-names';
   return {
-    name: 'obd-scroll-area-merge-refs',
+    name: 'obd-lighter-mantine-imports',
     enforce: 'pre',
     resolveId(source, importer) {
-      if (
-        source === '@floating-ui/react' &&
-        importer &&
-        /[\\/]components[\\/]ScrollArea[\\/]/.test(importer)
-      ) {
-        return id;
+      if (!importer) return null;
+      if (source === '@floating-ui/react' && /[\\/]components[\\/]ScrollArea[\\/]/.test(importer)) {
+        return mergeRefs;
+      }
+      if (source === 'react-remove-scroll' && /[\\/]components[\\/]AppShell[\\/]/.test(importer)) {
+        return removeScroll;
       }
       return null;
     },
-    load(loaded) {
-      if (loaded !== id) return null;
+    load(id) {
       // floating-ui's hook takes the refs as one array, Mantine's as arguments.
-      return `import { useMergedRef } from '@mantine/hooks';
+      if (id === mergeRefs) {
+        return `import { useMergedRef } from '@mantine/hooks';
 export function useMergeRefs(refs) { return useMergedRef(...refs); }
 `;
+      }
+      if (id === removeScroll) {
+        return `import { fullWidthClassName, zeroRightClassName } from 'react-remove-scroll-bar/constants';
+export const RemoveScroll = { classNames: { fullWidth: fullWidthClassName, zeroRight: zeroRightClassName } };
+`;
+      }
+      return null;
+    },
+  };
+}
+
+/**
+ * A list page opened in a fresh tab: the router asks for the layout's, ListScreen's and the
+ * declaration's chunks only once the entry and React have arrived and run — a second wave of
+ * downloads after the first. `assets/routePreload-<hash>.js`, a classic script in index.html's head
+ * (the Content-Security-Policy refuses inline ones), adds a `modulepreload` link for each of those
+ * chunks as the HTML is read, when a token is stored and the address is a list screen's, so they
+ * download alongside the entry. The list screens and their declarations are read from
+ * src/app/screens.tsx (`listScreen('/Path', …, async () => (await loader()).name)`).
+ */
+function listRoutePreload(): Plugin {
+  const screensFile = path.join(import.meta.dirname, 'src', 'app', 'screens.tsx');
+  return {
+    name: 'obd-list-route-preload',
+    apply: 'build',
+    // After Vite's HTML plugin has written index.html into the bundle.
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const html = bundle['index.html'];
+        if (html?.type !== 'asset' || typeof html.source !== 'string') {
+          throw new Error('listRoutePreload: no index.html in the bundle.');
+        }
+        const source = fs.readFileSync(screensFile, 'utf8');
+        const loaders = new Map(
+          [...source.matchAll(/const (\w+) = \(\) => import\('\.\.\/([^']+)'\);/g)].map((match) => [
+            match[1],
+            `src/${match[2]}`,
+          ]),
+        );
+        const lists = [
+          ...source.matchAll(/listScreen\(\s*'([^']+)',\s*'[^']*',\s*async \(\) => \(await (\w+)\(\)\)/g),
+        ].map((match) => ({ path: match[1] ?? '', module: loaders.get(match[2] ?? '') }));
+        if (lists.length < 10 || lists.some((list) => !list.module)) {
+          throw new Error('listRoutePreload: src/app/screens.tsx no longer reads as this plugin expects.');
+        }
+        const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
+        const chunkOf = (module: string) => {
+          const file = path.join(import.meta.dirname, module);
+          const chunk = chunks.find((candidate) => candidate.moduleIds.includes(file));
+          if (!chunk) throw new Error(`listRoutePreload: no chunk holds ${module}.`);
+          return chunk;
+        };
+        const closure = (names: readonly string[], into = new Set<string>()) => {
+          for (const name of names) {
+            if (into.has(name)) continue;
+            into.add(name);
+            const chunk = bundle[name];
+            if (chunk?.type === 'chunk') closure(chunk.imports, into);
+          }
+          return into;
+        };
+        const entry = chunks.find((chunk) => chunk.isEntry);
+        if (!entry) throw new Error('listRoutePreload: no entry chunk.');
+        const inEntry = closure([entry.fileName]);
+        const common = ['src/app/AppLayout.tsx', 'src/list/ListScreen.tsx', 'src/list/listQuery.ts'];
+        const routes: Record<string, string[]> = {};
+        for (const list of lists) {
+          const files = closure([...common, list.module ?? ''].map((module) => chunkOf(module).fileName));
+          routes[list.path.toLowerCase()] = [...files].filter((file) => !inEntry.has(file));
+        }
+        const script = `// Generated by vite.config.ts (listRoutePreload): a list page's chunks, asked for as the HTML is read.
+(() => {
+  try {
+    const files = ${JSON.stringify(routes)}[location.pathname.toLowerCase()];
+    if (!files || !localStorage.getItem('token')) return;
+    for (const file of files) {
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      link.href = '/' + file;
+      document.head.appendChild(link);
+    }
+  } catch {
+    // No storage: the router fetches the chunks itself.
+  }
+})();
+`;
+        const fileName = this.emitFile({ type: 'asset', name: 'routePreload.js', source: script });
+        html.source = html.source.replace(
+          '<script src="/colorScheme.js"></script>',
+          `<script src="/colorScheme.js"></script>\n    <script src="/${this.getFileName(fileName)}"></script>`,
+        );
+      },
     },
   };
 }

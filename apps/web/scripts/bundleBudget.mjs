@@ -23,18 +23,18 @@ export const TARGET_KB = 150;
 /**
  * The routes checked: the login page, and a list page (the scans list) opened in a fresh tab.
  * `loads`: the modules the router imports dynamically for the route (paths from apps/web).
- * `budgetKb`: the ceiling this check holds, gzipped. The target is not met yet (bench/RESULTS.md,
- * "Session 5 — web bundle", says what the rest is: React + React Router 98 kB, zod 25 kB, …), so
- * the budgets are today's figures with a little room: the check stops the download from growing
- * while the target is worked towards. Lower them as the figures come down; never raise one without
- * saying why in RESULTS.
+ * `budgetKb`: the ceiling this check holds, gzipped. The login page meets the target; a list page
+ * does not yet (bench/RESULTS.md, "Session 7 — web platform": React + React Router 97 kB and zod with
+ * the contract's schemas 25 kB of its 220 kB), so its budget is today's figure with a little room:
+ * the check stops the download from growing while the target is worked towards. Lower it as the
+ * figures come down; never raise one without saying why in RESULTS.
  */
 export const ROUTES = [
   { route: '/login', loads: [], budgetKb: 150 },
   {
     route: '/ObdScanReport',
     loads: ['src/app/AppLayout.tsx', 'src/list/ListScreen.tsx', 'src/features/operations/declarations.tsx'],
-    budgetKb: 265,
+    budgetKb: 225,
   },
 ];
 

@@ -3,7 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
-import { ACCOUNT_PATH } from '../features/account/AccountScreen.tsx';
+import { ACCOUNT_PATH } from '../features/account/paths.ts';
 import { hasRole, ROLE_LABELS, RoleBadge } from '../features/auth/roles.tsx';
 import { meQueryOptions, useLogout } from '../features/auth/session.ts';
 // The search palette (issue 13) is its own chunk, fetched when it is first opened (HeaderSearch.tsx).

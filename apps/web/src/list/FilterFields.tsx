@@ -85,12 +85,15 @@ function LoadedSelect({
   );
 }
 
+/** How long after the field first draws its combobox is fetched, if the operator has not come to it. */
+const AUTOCOMPLETE_AFTER_MS = 1000;
+
 const autocomplete = lazyPart(() => import('./SuggestingInput.tsx').then((m) => m.SuggestingAutocomplete));
 
 /**
  * A text filter with suggestions (e.g. the makes): loaded once, shared by every screen, cached. A
- * plain input of the same look until the combobox's code is in (it is asked for as the field first
- * draws); an operator already typing keeps the text, the focus and the caret.
+ * plain input of the same look until the combobox's code is in (asked for when the operator comes
+ * to the field); an operator already typing keeps the text, the focus and the caret.
  */
 function SuggestingInput({
   field,
@@ -111,8 +114,9 @@ function SuggestingInput({
   const [Combobox, setCombobox] = useState(() => autocomplete.loaded());
   const standIn = useRef<HTMLInputElement>(null);
   const [caret, setCaret] = useState<number | undefined>(undefined);
-  useEffect(() => {
-    if (Combobox) return;
+  // Fetched when the operator comes to the field (pointer over it, or the focus), or a moment after
+  // the list drew: not with its first download, which is the rows'.
+  const fetch = () => {
     autocomplete
       .load()
       .then((loaded) => {
@@ -121,7 +125,12 @@ function SuggestingInput({
         setCombobox(() => loaded);
       })
       .catch((error: unknown) => console.error(`${field.label}: suggestions unavailable`, error));
-  }, [Combobox, field.label]);
+  };
+  useEffect(() => {
+    if (Combobox) return;
+    const later = window.setTimeout(fetch, AUTOCOMPLETE_AFTER_MS);
+    return () => window.clearTimeout(later);
+  });
   if (Combobox) {
     return (
       <Combobox
@@ -138,6 +147,8 @@ function SuggestingInput({
   return (
     <TextInput
       ref={standIn}
+      onFocus={fetch}
+      onPointerEnter={fetch}
       name={field.name}
       label={field.label}
       placeholder={field.placeholder}

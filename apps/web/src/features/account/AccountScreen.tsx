@@ -12,7 +12,7 @@ import { changeMyPassword, endMySession, mySessionsQueryOptions } from './api.ts
 import { browserText } from './browser.ts';
 
 /** Where every operator manages their own account (the header's My account). */
-export const ACCOUNT_PATH = '/account';
+export { ACCOUNT_PATH } from './paths.ts';
 
 /** My account: who I am, a new password, and where I am signed in. */
 export function AccountScreen() {
