@@ -1,20 +1,17 @@
 import { actuationCommandListSchema, spfCommandListSchema } from '@obd/contract';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  insertActuation,
-  insertCustom,
-  insertLiveData,
-  insertMake,
-  insertOdometer,
-  insertSpf,
-} from './catalogueFactories.ts';
-import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { catalogueSuite, insertActuation, insertCustom, insertSpf } from './catalogueFactories.ts';
+import { DIALECTS, type TestContext } from './helpers.ts';
 
 describe.each(DIALECTS)('command catalogues on %s', (dialect) => {
+  const suite = catalogueSuite(dialect);
   let t: TestContext;
   let headers: Record<string, string>;
+  beforeAll(() => {
+    ({ t, headers } = suite);
+  });
   const get = (url: string) => t.app.inject({ url, headers });
   const download = async (list: string, format: string, query: Record<string, string>) => {
     const res = await t.app.inject({
@@ -26,94 +23,6 @@ describe.each(DIALECTS)('command catalogues on %s', (dialect) => {
     expect(res.statusCode, res.body).toBe(201);
     return t.app.inject({ url: res.json().url });
   };
-
-  beforeAll(async () => {
-    t = await createTestApp(dialect);
-    headers = (await signedIn(t.db)).headers;
-    const honda = await insertMake(t.db, 'Honda', 'car', {
-      Civic: ['Civic', 'Civic Type R'],
-      Jazz: ['Jazz'],
-    });
-    const tvs = await insertMake(t.db, 'TVS Bikes', 'bike', { Apache: ['Apache RTR 160'] });
-    await insertMake(t.db, 'Bajaj 3 Wheelers', 'three_wheeler', { RE: ['RE Compact'] });
-    await insertMake(t.db, 'Ashok Leyland', 'hcv');
-
-    await t.db.kysely
-      .insertInto('coverage')
-      .values([
-        ...Array.from({ length: 33 }, (_, i) => ({
-          make_id: honda.id,
-          function_name: `Function ${i + 1}`,
-          function_type: 'Scan',
-        })),
-        { make_id: tvs.id, function_name: '=cmd|calc', function_type: 'Live Data' },
-      ])
-      .execute();
-    await t.db.kysely
-      .insertInto('mechanic_commands')
-      .values([
-        { make_id: honda.id, command: 'AT Z', module: 'Engine', function_type: 'scan', full_scan: 1 },
-        { make_id: honda.id, command: '03', module: 'Engine', function_type: 'scan', full_scan: 1 },
-        { make_id: honda.id, command: '22 F1 90', module: 'ABS', function_type: 'scan', full_scan: 0 },
-        { make_id: honda.id, command: '19 02 FF', module: 'Airbag', function_type: 'scan', full_scan: 1 },
-        { make_id: honda.id, command: '0902', module: 'Engine', function_type: 'vin', full_scan: 1 },
-        { make_id: tvs.id, command: '03', module: 'Engine', function_type: 'scan', full_scan: 1 },
-      ])
-      .execute();
-
-    const civic = { make_id: honda.id, model_group_id: honda.groups.Civic };
-    const jazz = { make_id: honda.id, model_group_id: honda.groups.Jazz };
-    const hondaWide = { make_id: honda.id };
-    await insertCustom(t.db, { ...civic, from_year: 2016, to_year: 2021 }, 'DPF Regeneration', {
-      Diesel: ['10 03', '31 01 FF 00'],
-    });
-    await insertCustom(t.db, { ...civic, from_year: 2022 }, 'DPF Regeneration', {
-      Petrol: ['10 03'],
-      Diesel: ['31 01 FF 01'],
-    });
-    await insertCustom(t.db, jazz, 'Injector Coding', { Petrol: ['2E F1 01'] });
-    await insertCustom(t.db, hondaWide, 'Service Reset', { All: ['31 01 02 03'] });
-    await insertCustom(t.db, { make_id: tvs.id, model_group_id: tvs.groups.Apache }, 'ABS Bleed', {
-      All: ['31 01 AB'],
-    });
-
-    const detail = (pid: string) => ({
-      pid,
-      actuation_subtype: 'On',
-      last_subtype: 'Off',
-      seed_key_variant: 'HND1',
-      message: `Run ${pid}`,
-      message_item: true,
-      success_check: '71',
-    });
-    await insertActuation(t.db, civic, 'Cooling Fan', [detail('2F 01'), detail('2F 02')]);
-    await insertActuation(t.db, jazz, 'Cooling Fan', [detail('2F 03')]);
-    await insertActuation(t.db, civic, 'Horn', [detail('2F 10')]);
-    // The same step list for a second model group: listed once on the Horn card.
-    await insertActuation(t.db, jazz, 'Horn', [detail('2F 10')]);
-    await insertSpf(t.db, civic, 'Steering Angle Reset', false, [
-      { pid: '31 01 01', message: 'Centre the wheel', command_type: 'UDS' },
-    ]);
-    await insertSpf(t.db, jazz, 'Steering Angle Reset', true, [
-      { pid: '31 01 02', message: 'Centre', command_type: 'UDS' },
-    ]);
-    // The Civic's step list again, for the Jazz's group: listed once on the card.
-    await insertSpf(t.db, jazz, 'Steering Angle Reset', false, [
-      { pid: '31 01 01', message: 'Centre the wheel', command_type: 'UDS' },
-    ]);
-    for (let i = 0; i < 32; i += 1) {
-      await insertOdometer(
-        t.db,
-        { ...civic, from_year: 2015, to_year: 2020 },
-        `22 F1 ${String(i).padStart(2, '0')}`,
-      );
-    }
-    await insertOdometer(t.db, { make_id: tvs.id }, '01 A6', { formula_metric: '@SUM(A1)' });
-    await insertLiveData(t.db, civic, 'Engine speed', 'Engine');
-    await insertLiveData(t.db, hondaWide, 'Battery voltage', 'Battery');
-    await insertLiveData(t.db, { make_id: tvs.id }, 'Engine speed', 'Engine');
-  });
-  afterAll(() => t.close());
 
   describe('coverage', () => {
     it('pages at 30 with the total and filters on the make, exactly and case-insensitively', async () => {
