@@ -38,8 +38,10 @@ import { pairPlan } from './pairPlan.ts';
 type Query = { page: number; limit: number };
 type Filters = Record<string, unknown>;
 
-/** A walk is tried when it should read at most 1/WALK_MARGIN of the matches, within WALK_MARGIN × its expected rows. */
+/** A walk is tried when it should read at most 1/WALK_MARGIN of the matches… */
 const WALK_MARGIN = 3;
+/** …and may read up to WALK_BUDGET times the rows it expects, while that stays under half the matches. */
+const WALK_BUDGET = 10;
 
 async function tableRows(db: Kysely<Database>, table: CountedTableName): Promise<number> {
   const { rows } = await sql<{
@@ -135,9 +137,11 @@ export async function sortedPage<T extends CountedTableName, Q extends Query, R>
     // A walk, within a budget: the matches are spread evenly through the sorted column only when
     // the two columns are unrelated. Related ones (a VIN names its make; BMW's models are BMW's)
     // leave long stretches without a match, which an unbounded walk read through (12 s for BMW
-    // actuations by model). So the walk reads at most WALK_MARGIN times the rows it expects,
+    // actuations by model). So the walk reads at most WALK_BUDGET times the rows it expects (less
+    // when that would pass half the matches, which a sort reads anyway; never below WALK_MARGIN),
     // and only if that found the page is it kept; otherwise the matches are sorted (below).
-    const budget = Math.min(all, Math.ceil(WALK_MARGIN * expected) + query.limit);
+    const rowsBudget = Math.max(WALK_MARGIN * expected, Math.min(WALK_BUDGET * expected, total / 2));
+    const budget = Math.min(all, Math.ceil(rowsBudget) + query.limit);
     const where = walkConditions<T, Q>(dialect, rules, query, p?.where);
     const columns = new Set(['id', sort.column]);
     for (const [param, rule] of Object.entries(rules) as [string, FilterRule][]) {
