@@ -21,6 +21,8 @@ type Db = Kysely<Database>;
 
 /** App users read in e-mail order before a contains search turns to its own index. */
 const USER_WALK = 20_000;
+/** Newest scans read from the time index before an e-mail search turns to the e-mails' counters. */
+const SCAN_WALK = 20_000;
 
 const DTC = /^[PCBU][0-9A-F]{4}([-_ ]?[0-9A-Z]{1,4})?$/i;
 const VIN = /^[A-HJ-NPR-Z0-9]{17}$/i;
@@ -114,6 +116,22 @@ export async function search(db: Db, dialect: Dialect, query: SearchQuery) {
       return { hits, seeAll: null };
     }
     if (kind === 'email') {
+      // A fragment many scans share ('@gmail'): its newest scans are among the newest SCAN_WALK,
+      // read from the time index, which holds the e-mail (004's order_filters) — no list of
+      // matching e-mails first (a third of 600,000 at a million users).
+      const recent = await rows<{ id: number }>(
+        db,
+        sql`SELECT id FROM (SELECT id, email, scan_start_time FROM scans ORDER BY scan_start_time DESC, id DESC LIMIT ${SCAN_WALK}) w
+          WHERE ${contains(sql`w.email`)} ORDER BY scan_start_time DESC, id DESC LIMIT ${take}`,
+      );
+      if (recent.length >= take) {
+        const hits = await rows<ScanHitRow>(
+          db,
+          sql`SELECT ${scanColumns} FROM scans s WHERE s.id IN (${sql.join(recent.map((r) => r.id))})
+            ORDER BY s.scan_start_time DESC, s.id DESC`,
+        );
+        return { hits, seeAll: { email: q } };
+      }
       const emails = await rows<{ val: string; n: unknown }>(
         db,
         sql`SELECT val, n FROM list_totals WHERE tbl = 'scans' AND col = 'email' AND n > 0 AND ${contains(sql`val`)}
