@@ -1,4 +1,10 @@
-import type { OPERATOR_SORT_FIELDS, OperatorQuery, Role, SortQuery } from '@obd/contract';
+import {
+  type OPERATOR_SORT_FIELDS,
+  type OperatorQuery,
+  PASSWORD_RESET_TTL_HOURS,
+  type Role,
+  type SortQuery,
+} from '@obd/contract';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { SESSION_IDLE_MS } from '../../auth/repository.ts';
 import { hashToken, newInvitationCode } from '../../auth/tokens.ts';
@@ -20,7 +26,7 @@ import type { OperatorRecord } from './mapper.ts';
 type Executor = Kysely<Database>;
 type Filters = Omit<OperatorQuery, 'page' | 'limit'>;
 
-export const PASSWORD_RESET_TTL_MS = 24 * 60 * 60 * 1000;
+export const PASSWORD_RESET_TTL_MS = PASSWORD_RESET_TTL_HOURS * 60 * 60 * 1000;
 
 /** A session counts as open while it is neither revoked, expired nor idle. */
 function openSession(eb: ExpressionBuilder<Database, 'sessions'>, now = Date.now()) {

@@ -264,16 +264,11 @@ export function operatorRoutes(app: FastifyInstance, db: Db, exports: ExportRegi
 
   // ------------------------------------------------------------ my account
 
-  // Not from the response cache: `current` depends on the session asking, not only the operator.
-  r.get(
-    MY_SESSIONS_PATH,
-    { config: { uncached: true }, schema: { response: { 200: mySessionsSchema } } },
-    async (request) => {
-      const me = currentOperator(request);
-      const sessions = await openSessionsOf(db.kysely, me.id);
-      return { sessions: sessions.map((s) => ({ ...s, current: s.id === me.sessionId })) };
-    },
-  );
+  r.get(MY_SESSIONS_PATH, { schema: { response: { 200: mySessionsSchema } } }, async (request) => {
+    const me = currentOperator(request);
+    const sessions = await openSessionsOf(db.kysely, me.id);
+    return { sessions: sessions.map((s) => ({ ...s, current: s.id === me.sessionId })) };
+  });
 
   r.delete(
     `${MY_SESSIONS_PATH}/:id`,

@@ -262,11 +262,7 @@ export function uploadRoutes(app: FastifyInstance, db: Db) {
   );
   r.get(
     `${IMPORTS_PATH}/:id`,
-    // Not from the response cache: a running import's figures come from memory, not the data.
-    {
-      config: { uncached: true },
-      schema: { params: importIdParamsSchema, response: { 200: importDetailSchema } },
-    },
+    { schema: { params: importIdParamsSchema, response: { 200: importDetailSchema } } },
     async (request) => {
       const found = await findImport(db, request.params.id);
       if (!found) throw notFound(`There is no import #${request.params.id}.`);
