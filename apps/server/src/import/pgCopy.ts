@@ -18,8 +18,8 @@ export async function copyRows(
   trx: Transaction<Database>,
   /** `COPY table (columns) FROM STDIN` (text format). */
   statement: string,
-  /** Chunks of COPY text (rows ending in newlines); the copy waits when the socket is full. */
-  chunks: AsyncIterable<string>,
+  /** COPY text (UTF-8), cut anywhere; the copy waits when the socket is full. */
+  chunks: AsyncIterable<string | Buffer>,
 ): Promise<number> {
   const copy = new CopyIn(statement, chunks);
   const query = CompiledQuery.raw('');
@@ -55,7 +55,7 @@ class CopyIn {
 
   constructor(
     private readonly text: string,
-    private readonly chunks: AsyncIterable<string>,
+    private readonly chunks: AsyncIterable<string | Buffer>,
   ) {
     this.done = new Promise((resolve, reject) => {
       this.settle = { resolve, reject };
@@ -81,7 +81,7 @@ class CopyIn {
     try {
       for await (const chunk of this.chunks) {
         if (this.error) return;
-        connection.sendCopyFromChunk(Buffer.from(chunk, 'utf8'));
+        connection.sendCopyFromChunk(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
         if (connection.stream.writableNeedDrain)
           await new Promise((resolve) => connection.stream.once('drain', resolve));
       }

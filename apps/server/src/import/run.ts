@@ -161,6 +161,7 @@ export async function runImport<Answer, Context>(
       const s = await stageSheet(workbook.read(sheet), plan, {
         dir: upload.dir,
         problems,
+        format: db.dialect === 'postgres' ? 'copy' : 'json',
         onProgress: (rows, fraction) => progress.update(before + rows, (50 * (i + fraction)) / sheets.length),
       });
       totalRows += s.stats.totalRows;

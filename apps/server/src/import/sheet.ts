@@ -7,6 +7,7 @@ import type { Database } from '../db/schema.ts';
 import { type ColumnIndex, type ColumnSpec, findColumns, type HeaderMapping } from './columns.ts';
 import type { SheetReading } from './formats/workbook.ts';
 import { KeySet } from './keySet.ts';
+import { copyText } from './pgCopy.ts';
 import { Reason } from './values.ts';
 
 /**
@@ -87,9 +88,14 @@ export class RowProblems {
   }
 }
 
+export type SpoolFormat = 'json' | 'copy';
+
 export interface StagedSheet {
   plan: SheetPlan;
-  /** A file of JSON lines, one per batch: `[[...values, row], …]`. */
+  /**
+   * A file of JSON lines, one per batch: `[[...values, row], …]`; or (format 'copy') of COPY
+   * text lines, one per row: the values, then the row number, tab-separated.
+   */
   spool: string;
   /** Rows in each line of the spool. */
   batches: number[];
@@ -158,7 +164,16 @@ function hasText(cells: (string | undefined)[]): boolean {
 export async function stageSheet(
   reading: SheetReading,
   plan: SheetPlan,
-  options: { dir: string; problems: RowProblems; onProgress(rows: number, fraction: number): void },
+  options: {
+    dir: string;
+    problems: RowProblems;
+    onProgress(rows: number, fraction: number): void;
+    /**
+     * How the rows are spooled: JSON lines (SQLite's `jsonb_each`), or COPY text (PostgreSQL: the
+     * file goes to COPY as it is, no row parsed or formatted again; bulkPostgres.ts).
+     */
+    format?: SpoolFormat;
+  },
 ): Promise<StagedSheet> {
   const started = performance.now();
   const stats: SheetStats = { totalRows: 0, inserted: 0, invalid: 0, inFile: 0, inDatabase: 0, ms: 0 };
@@ -179,9 +194,17 @@ export async function stageSheet(
     return i < 0 ? '' : (cells[i] ?? '');
   };
   let staged: (Value | number)[][] = [];
+  const format = options.format ?? 'json';
   const flush = async () => {
     if (staged.length === 0) return;
-    await out.write(`${JSON.stringify(staged)}\n`);
+    if (format === 'copy') {
+      let text = '';
+      for (const row of staged) {
+        for (let i = 0; i < row.length; i++) text += (i === 0 ? '' : '\t') + copyText(row[i] as Value);
+        text += '\n';
+      }
+      await out.write(text);
+    } else await out.write(`${JSON.stringify(staged)}\n`);
     batches.push(staged.length);
     staged = [];
   };
