@@ -13,6 +13,7 @@ import {
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { DatabaseConfig } from '../config.ts';
+import { cachingStatements } from '../lib/statementCache.ts';
 import { initialMigration } from './migrations/001_initial.ts';
 import { importsMigration } from './migrations/002_imports.ts';
 import { runSearchMigration } from './migrations/003_run_search.ts';
@@ -83,13 +84,15 @@ export function openDatabase(config: DatabaseConfig, options: { schema?: string 
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const kysely = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: cachingStatements(sqlite) }),
+    });
     // An in-memory database exists on its one connection only.
     const reader =
       config.file === ':memory:'
         ? kysely
         : new Kysely<Database>({
-            dialect: new SqliteDialect({ database: openReader(config.file) }),
+            dialect: new SqliteDialect({ database: cachingStatements(openReader(config.file)) }),
           });
     // `data_version` changes when another connection (another process, the export worker never
     // writes) commits; `total_changes()` counts every row this connection has written, triggers
