@@ -1,30 +1,8 @@
 import { z } from 'zod';
-import { SEGMENTS } from './catalogue/makes.ts';
-
-/**
- * The Overview screen's one document (issue 13): every figure of a period with its value in the
- * previous period of the same length, and every series of the screen's charts.
- */
-export const OVERVIEW_PATH = '/api/overview';
+import { addDays, daysBetween, OVERVIEW_DEFAULT_DAYS, OVERVIEW_MAX_DAYS } from './overview.constants.ts';
 
 /** Days are UTC calendar days written `YYYY-MM-DD`; a period is `from`…`to`, both included. */
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const MS_PER_DAY = 86_400_000;
-
-/** The default period: the last 30 days, today included. */
-export const OVERVIEW_DEFAULT_DAYS = 30;
-/** The longest period one request may ask for (about ten years). */
-export const OVERVIEW_MAX_DAYS = 3660;
-
-/** The UTC day `days` after (or before, if negative) `day`. */
-export function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * MS_PER_DAY).toISOString().slice(0, 10);
-}
-
-/** Days from `from` to `to`, both included. */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / MS_PER_DAY) + 1;
-}
 
 const isRealDay = (v: string) =>
   DAY.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v && v >= '1970-01-01';
@@ -80,10 +58,6 @@ const count = z.number().int();
 /** A figure of the period and the same figure over the previous period of the same length. */
 export const overviewFigureSchema = z.object({ value: count, previous: count });
 export type OverviewFigure = z.infer<typeof overviewFigureSchema>;
-
-/** Segments of the stacked series; `other` holds scans whose make is not in the makes table. */
-export const OVERVIEW_SEGMENTS = [...SEGMENTS, 'other'] as const;
-export type OverviewSegment = (typeof OVERVIEW_SEGMENTS)[number];
 
 export const overviewSchema = z.object({
   /** The period answered (defaults resolved) and the one before it, of the same length. */

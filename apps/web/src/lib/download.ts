@@ -1,5 +1,8 @@
-import { EXPORTS_PATH, type ExportFormat, exportTicketSchema } from '@obd/contract';
-import { apiFetch } from './api.ts';
+import type { ExportFormat } from '@obd/contract';
+import { EXPORTS_PATH } from '@obd/contract/constants';
+import { apiFetchParsedLater } from './api.ts';
+
+const ticketSchema = async () => (await import('./downloadSchemas.ts')).exportTicketSchema;
 
 export interface DownloadRequest {
   /** The server's export name, e.g. `coverage`, `scans`, `scanReport`. */
@@ -17,9 +20,10 @@ export interface DownloadRequest {
  * to disk with the browser's own progress and the token never appears in a URL.
  */
 export async function startDownload(request: DownloadRequest): Promise<void> {
-  const ticket = exportTicketSchema.parse(
-    await apiFetch(EXPORTS_PATH, { method: 'POST', body: { ...request, query: { ...request.query } } }),
-  );
+  const ticket = await apiFetchParsedLater(ticketSchema, EXPORTS_PATH, {
+    method: 'POST',
+    body: { ...request, query: { ...request.query } },
+  });
   const link = document.createElement('a');
   link.href = ticket.url;
   // The server names the file (Content-Disposition); `download` keeps the page where it is.
@@ -32,9 +36,10 @@ export async function startDownload(request: DownloadRequest): Promise<void> {
 
 /** Opens a document (a scan's PDF report) in a new tab through a single-use link. */
 export async function openDocument(request: DownloadRequest, target: Window | null): Promise<void> {
-  const ticket = exportTicketSchema.parse(
-    await apiFetch(EXPORTS_PATH, { method: 'POST', body: { ...request, query: { ...request.query } } }),
-  );
+  const ticket = await apiFetchParsedLater(ticketSchema, EXPORTS_PATH, {
+    method: 'POST',
+    body: { ...request, query: { ...request.query } },
+  });
   if (target) target.location.href = ticket.url;
   else window.open(ticket.url, '_blank', 'noopener');
 }

@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import { pageWindow } from '@obd/contract';
+import { pageWindow } from '@obd/contract/constants';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { Pager } from './Pager.tsx';

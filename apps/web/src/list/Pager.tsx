@@ -1,5 +1,5 @@
 import { Button, Group } from '@mantine/core';
-import { pageWindow } from '@obd/contract';
+import { pageWindow } from '@obd/contract/constants';
 
 interface PagerProps {
   page: number;

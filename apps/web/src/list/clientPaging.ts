@@ -3,7 +3,7 @@
  * 1,000 rows, then the operator narrows them with a search text and pages through them). Pure
  * functions: the page size and search text live in the address bar like the page and filters.
  */
-import { totalPages } from '@obd/contract';
+import { totalPages } from '@obd/contract/constants';
 
 /** How a declaration pages its rows in the browser. */
 export interface ClientPaging<Row> {

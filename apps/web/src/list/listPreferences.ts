@@ -1,4 +1,5 @@
-import { type ColumnLayout, type Density, type ListPreferences, listPreferencesPath } from '@obd/contract';
+import type { ColumnLayout, Density, ListPreferences } from '@obd/contract';
+import { listPreferencesPath } from '@obd/contract/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetchParsedLater } from '../lib/api.ts';
 

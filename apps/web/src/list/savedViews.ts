@@ -1,10 +1,5 @@
-import {
-  type ColumnLayout,
-  SAVED_VIEWS_PATH,
-  type SavedView,
-  type SavedViewPatch,
-  savedViewPath,
-} from '@obd/contract';
+import type { ColumnLayout, SavedView, SavedViewPatch } from '@obd/contract';
+import { SAVED_VIEWS_PATH, savedViewPath } from '@obd/contract/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';

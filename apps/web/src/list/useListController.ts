@@ -1,4 +1,4 @@
-import { totalPages } from '@obd/contract';
+import { totalPages } from '@obd/contract/constants';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useLocation, useSearchParams } from 'react-router';

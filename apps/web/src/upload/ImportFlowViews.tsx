@@ -1,11 +1,6 @@
 import { Alert, Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
-import {
-  type ColumnMappingNeeded,
-  exportTicketSchema,
-  type ImportPreview,
-  importProblemsPath,
-  PREVIEW_TTL_MINUTES,
-} from '@obd/contract';
+import { type ColumnMappingNeeded, exportTicketSchema, type ImportPreview } from '@obd/contract';
+import { importProblemsPath, PREVIEW_TTL_MINUTES } from '@obd/contract/constants';
 import { type FormEvent, useState } from 'react';
 import { ApiError, apiFetch } from '../lib/api.ts';
 import { DataTable } from '../list/DataTable.tsx';

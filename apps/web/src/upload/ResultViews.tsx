@@ -1,5 +1,6 @@
 import { Alert, Box, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { MAX_ROW_ERRORS, type RowProblem } from '@obd/contract';
+import type { RowProblem } from '@obd/contract';
+import { MAX_ROW_ERRORS } from '@obd/contract/constants';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { DataTable } from '../list/DataTable.tsx';

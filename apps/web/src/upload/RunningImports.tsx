@@ -1,5 +1,6 @@
 import { Anchor, Paper, Progress, Stack, Text } from '@mantine/core';
-import { IMPORTS_PATH, type ImportKind, type ImportRecord, importHistorySchema } from '@obd/contract';
+import { type ImportKind, type ImportRecord, importHistorySchema } from '@obd/contract';
+import { IMPORTS_PATH } from '@obd/contract/constants';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';

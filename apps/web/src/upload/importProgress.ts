@@ -1,10 +1,5 @@
-import {
-  IMPORTS_PATH,
-  type ImportKind,
-  type ImportRecord,
-  importDetailSchema,
-  importHistorySchema,
-} from '@obd/contract';
+import { type ImportKind, type ImportRecord, importDetailSchema, importHistorySchema } from '@obd/contract';
+import { IMPORTS_PATH } from '@obd/contract/constants';
 import { apiFetchParsed } from '../lib/api.ts';
 
 /** How often the import record is read while the server works on the file. */

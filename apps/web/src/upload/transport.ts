@@ -1,9 +1,5 @@
-import {
-  type ColumnMappingNeeded,
-  columnMappingNeededSchema,
-  IMPORTS_PATH,
-  type RowProblem,
-} from '@obd/contract';
+import { type ColumnMappingNeeded, columnMappingNeededSchema, type RowProblem } from '@obd/contract';
+import { IMPORTS_PATH } from '@obd/contract/constants';
 import { apiFetch } from '../lib/api.ts';
 import { getToken } from '../lib/session.ts';
 import { UPLOAD_MESSAGES } from './messages.ts';

@@ -1,12 +1,5 @@
-import {
-  type ColumnMappingNeeded,
-  type ImportKind,
-  type ImportPreview,
-  type ImportRecord,
-  importCommitPath,
-  importPath,
-  type RowProblem,
-} from '@obd/contract';
+import type { ColumnMappingNeeded, ImportKind, ImportPreview, ImportRecord, RowProblem } from '@obd/contract';
+import { importCommitPath, importPath } from '@obd/contract/constants';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, apiFetch, type ResponseSchema } from '../lib/api.ts';
 import { followImport } from './importProgress.ts';

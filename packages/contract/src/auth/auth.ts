@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { INVITATION_DAYS, MIN_PASSWORD_LENGTH, ROLES } from './auth.constants.ts';
 
-export const ROLES = ['viewer', 'editor', 'admin'] as const;
 export const roleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof roleSchema>;
 
@@ -9,8 +9,6 @@ export const loginBodySchema = z.object({
   password: z.string().min(1, 'Enter your password.').max(1024),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
-
-export const MIN_PASSWORD_LENGTH = 8;
 
 export const signupBodySchema = z.object({
   email: z.email('Enter a valid email address.').trim().max(254),
@@ -32,8 +30,6 @@ export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 /** `GET /api/signup` tells the sign-up screen whether an invitation code is needed. */
 export const signupStatusSchema = z.object({ invitationRequired: z.boolean() });
 export type SignupStatus = z.infer<typeof signupStatusSchema>;
-
-export const INVITATION_DAYS = { min: 1, max: 30, default: 7 } as const;
 
 /** `POST /api/invitations` (admin): the role the code gives and how many days it works (1–30, default 7). */
 export const invitationBodySchema = z.object({

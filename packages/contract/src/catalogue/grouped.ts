@@ -2,6 +2,14 @@ import { z } from 'zod';
 import { pagingSchema } from '../common/list.ts';
 import { sortSchema } from '../common/sort.ts';
 import { vehicleFilters } from './common.ts';
+import {
+  ACTUATION_COMMAND_SORT_FIELDS,
+  ACTUATION_COMMANDS_PAGE_SIZE,
+  CUSTOM_COMMAND_SORT_FIELDS,
+  CUSTOM_COMMANDS_PAGE_SIZE,
+  SPF_COMMAND_SORT_FIELDS,
+  SPF_COMMANDS_PAGE_SIZE,
+} from './grouped.constants.ts';
 
 /**
  * The three grouped catalogues page over groups and count groups (decisions §3): custom
@@ -13,9 +21,6 @@ import { vehicleFilters } from './common.ts';
  * header on screen shows; the key is unique per group, so it is also the order's last column.
  */
 
-export const CUSTOM_COMMANDS_PATH = '/api/CustomCommands';
-export const CUSTOM_COMMANDS_PAGE_SIZE = 100;
-export const CUSTOM_COMMAND_SORT_FIELDS = ['function_name'] as const;
 export const customCommandQuerySchema = pagingSchema(CUSTOM_COMMANDS_PAGE_SIZE).extend({
   ...sortSchema(CUSTOM_COMMAND_SORT_FIELDS).shape,
   ...vehicleFilters,
@@ -32,9 +37,6 @@ export const customCommandSchema = z.object({
 export type CustomCommand = z.infer<typeof customCommandSchema>;
 export const customCommandListSchema = z.object({ data: z.array(customCommandSchema), total: z.number() });
 
-export const ACTUATION_COMMANDS_PATH = '/api/ActuationCommands';
-export const ACTUATION_COMMANDS_PAGE_SIZE = 200;
-export const ACTUATION_COMMAND_SORT_FIELDS = ['actuation_type'] as const;
 export const actuationCommandQuerySchema = pagingSchema(ACTUATION_COMMANDS_PAGE_SIZE).extend({
   ...sortSchema(ACTUATION_COMMAND_SORT_FIELDS).shape,
   ...vehicleFilters,
@@ -61,9 +63,6 @@ export const actuationCommandListSchema = z.object({
   total: z.number(),
 });
 
-export const SPF_COMMANDS_PATH = '/api/SPFCommands';
-export const SPF_COMMANDS_PAGE_SIZE = 200;
-export const SPF_COMMAND_SORT_FIELDS = ['function_name'] as const;
 export const spfCommandQuerySchema = pagingSchema(SPF_COMMANDS_PAGE_SIZE).extend({
   ...sortSchema(SPF_COMMAND_SORT_FIELDS).shape,
   ...vehicleFilters,

@@ -1,14 +1,6 @@
 import { z } from 'zod';
 import { sortSchema } from '../common/sort.ts';
-
-export const MAKE_LIST_PATH = '/api/FetchMakeList';
-export const MODEL_LIST_PATH = '/api/ModelList';
-export const SEGMENTS = ['car', 'bike', 'three_wheeler', 'hcv'] as const;
-export type Segment = (typeof SEGMENTS)[number];
-
-/** The make and model lists sort by name (decisions §9), A to Z without a sort. */
-export const MAKE_SORT_FIELDS = ['name'] as const;
-export const MODEL_SORT_FIELDS = ['name'] as const;
+import { MAKE_SORT_FIELDS, MODEL_SORT_FIELDS, SEGMENTS, type Segment } from './makes.constants.ts';
 
 /** `segement` (sic, decisions §1) and also `segment`; exact, case-insensitive; absent = every make. */
 export const makeListQuerySchema = z

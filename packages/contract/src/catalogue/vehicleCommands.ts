@@ -2,25 +2,13 @@ import { z } from 'zod';
 import { pagingSchema, textFilter } from '../common/list.ts';
 import { sortSchema } from '../common/sort.ts';
 import { vehicleFilters } from './common.ts';
+import {
+  LIVE_DATA_PAGE_SIZE,
+  LIVE_DATA_SORT_FIELDS,
+  ODOMETER_PAGE_SIZE,
+  ODOMETER_SORT_FIELDS,
+} from './vehicleCommands.constants.ts';
 
-export const ODOMETER_PATH = '/api/OdometerAPI';
-export const ODOMETER_PAGE_SIZE = 30;
-/** Every odometer field sorts (decisions §9), named as the row names it; without a sort, by id. */
-export const ODOMETER_SORT_FIELDS = [
-  'id',
-  'header',
-  'subHeader',
-  'pid',
-  'protocol',
-  'system',
-  'init',
-  'formulaBased',
-  'generic',
-  'formula_metric',
-  'formula_imperial',
-  'unit_metric',
-  'unit_imperial',
-] as const;
 export const odometerQuerySchema = pagingSchema(ODOMETER_PAGE_SIZE).extend({
   ...sortSchema(ODOMETER_SORT_FIELDS).shape,
   ...vehicleFilters,
@@ -45,24 +33,6 @@ export const odometerRowSchema = z.object({
 export type OdometerRow = z.infer<typeof odometerRowSchema>;
 export const odometerListSchema = z.object({ data: z.array(odometerRowSchema), total: z.number() });
 
-export const LIVE_DATA_PATH = '/api/LiveDataCommands';
-export const LIVE_DATA_PAGE_SIZE = 30;
-/** Every live-data field but the reference sorts (decisions §9); without a sort, by id. */
-export const LIVE_DATA_SORT_FIELDS = [
-  'id',
-  'name',
-  'model',
-  'make',
-  'header',
-  'subHeader',
-  'pid',
-  'protocol',
-  'formulaBased',
-  'formula_metric',
-  'formula_imperial',
-  'unit_metric',
-  'unit_imperial',
-] as const;
 export const liveDataQuerySchema = pagingSchema(LIVE_DATA_PAGE_SIZE).extend({
   ...sortSchema(LIVE_DATA_SORT_FIELDS).shape,
   make: vehicleFilters.make,

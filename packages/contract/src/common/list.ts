@@ -1,7 +1,5 @@
 import { z } from 'zod';
-
-/** Largest page a client may ask for (decisions §1). */
-export const MAX_LIMIT = 1000;
+import { MAX_LIMIT } from './list.constants.ts';
 
 /**
  * `page` and `limit` of every paged list. Query strings arrive as text, so both are coerced;

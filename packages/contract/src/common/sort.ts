@@ -1,11 +1,5 @@
 import { z } from 'zod';
-
-/** The two directions of a sort (decisions §9). */
-export const SORT_ORDERS = ['asc', 'desc'] as const;
-export type SortOrder = (typeof SORT_ORDERS)[number];
-
-/** The fields a list sorts by: declared once per list here, read by the server's shape and the web's columns. */
-export type SortFields = readonly [string, ...string[]];
+import type { SortFields, SortOrder } from './sort.constants.ts';
 
 /**
  * `sort=<field>&order=asc|desc` of a list that sorts by `fields` (decisions §9). Absent or empty

@@ -1,22 +1,11 @@
 import { z } from 'zod';
 import { booleanFilter, dataListSchema, pagingSchema, textFilter } from '../common/list.ts';
 import { sortSchema } from '../common/sort.ts';
-
-/** Page size of the four fault-code browsers (spec §9). */
-export const FAULT_CODES_PAGE_SIZE = 30;
-
-/** The columns every fault-code browser sorts by (`severity` and its like only on the fault codes). */
-export const FAULT_TEXT_SORT_FIELDS = ['id', 'dtc', 'make', 'company_id', 'generic', 'language'] as const;
-export const FAULT_CODE_SORT_FIELDS = [
-  'id',
-  'dtc',
-  'make',
-  'company_id',
-  'generic',
-  'title',
-  'severity',
-  'repair_difficulty',
-] as const;
+import {
+  FAULT_CODE_SORT_FIELDS,
+  FAULT_CODES_PAGE_SIZE,
+  FAULT_TEXT_SORT_FIELDS,
+} from './faultCodes.constants.ts';
 
 const faultFilters = {
   dtc: textFilter,
@@ -63,11 +52,3 @@ export const faultCodeListSchema = dataListSchema(faultCodeRowSchema);
 export const faultCauseListSchema = dataListSchema(faultCauseRowSchema);
 export const faultSymptomListSchema = dataListSchema(faultSymptomRowSchema);
 export const faultSolutionListSchema = dataListSchema(faultSolutionRowSchema);
-
-/** API paths, verbatim from spec §7 (decisions §1). */
-export const FAULT_CODE_PATHS = {
-  list: '/api/faultCodesList',
-  causes: '/api/FaultCodeCauses',
-  symptoms: '/api/FaultCodeSymptoms',
-  solutions: '/api/FaultCodeSolutions',
-} as const;

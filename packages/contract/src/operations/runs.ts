@@ -2,27 +2,13 @@ import { z } from 'zod';
 import { booleanFilter, pagingSchema, textFilter } from '../common/list.ts';
 import { sortSchema } from '../common/sort.ts';
 import { fromTime, toTime, wholeNumberFilter } from './filters.ts';
+import {
+  ACTUATION_SORT_FIELDS,
+  RUNS_PAGE_SIZE,
+  SCAN_SORT_FIELDS,
+  SPECIAL_FUNCTION_SORT_FIELDS,
+} from './runs.constants.ts';
 
-/** Scans, special-function runs and actuation runs: 30 a page (spec §9). */
-export const RUNS_PAGE_SIZE = 30;
-
-export const SCANS_PATH = '/api/ScanDetail';
-/** The columns the scans list sorts by (decisions §9); without `sort`, newest start first. */
-export const SCAN_SORT_FIELDS = [
-  'id',
-  'email',
-  'scan_start_time',
-  'scan_end_time',
-  'model',
-  'license_plate',
-  'vin',
-  'scan_ended',
-  'make',
-  'country_id',
-  'function',
-  'type',
-  'app_version',
-] as const;
 export const scanQuerySchema = pagingSchema(RUNS_PAGE_SIZE).extend({
   ...sortSchema(SCAN_SORT_FIELDS).shape,
   email: textFilter,
@@ -83,24 +69,6 @@ export const scanDetailSchema = scanRowSchema.extend({
 });
 export type ScanDetail = z.infer<typeof scanDetailSchema>;
 
-export const SPECIAL_FUNCTIONS_PATH = '/api/SpecialFunctions';
-/** The columns the special-functions list sorts by; without `sort`, newest start first. */
-export const SPECIAL_FUNCTION_SORT_FIELDS = [
-  'id',
-  'user_email',
-  'make',
-  'module',
-  'model',
-  'function_type',
-  'command_type',
-  'item_number',
-  'variant',
-  'license_plate',
-  'scan_ended',
-  'hard_coded',
-  'scan_start_time',
-  'scan_end_time',
-] as const;
 export const specialFunctionQuerySchema = pagingSchema(RUNS_PAGE_SIZE).extend({
   ...sortSchema(SPECIAL_FUNCTION_SORT_FIELDS).shape,
   email: textFilter,
@@ -148,23 +116,6 @@ export const specialFunctionDetailSchema = specialFunctionRowSchema.extend({
   scanResArray: z.array(runResultSchema),
 });
 
-export const ACTUATIONS_PATH = '/api/ActuationsDetail';
-/** The columns the actuations list sorts by; without `sort`, newest first. */
-export const ACTUATION_SORT_FIELDS = [
-  'id',
-  'user_email',
-  'make',
-  'model',
-  'actuation_type',
-  'actuation_option',
-  'input',
-  'device',
-  'product_id',
-  'user_car_model_id',
-  'end_date',
-  'created_at',
-  'updated_at',
-] as const;
 export const actuationRunQuerySchema = pagingSchema(RUNS_PAGE_SIZE).extend({
   ...sortSchema(ACTUATION_SORT_FIELDS).shape,
   email: textFilter,

@@ -2,25 +2,7 @@ import { z } from 'zod';
 import { pagingSchema, textFilter } from '../common/list.ts';
 import { sortSchema } from '../common/sort.ts';
 import { fromTime, toTime } from './filters.ts';
-
-export const USERS_PATH = '/api/users';
-export const USER_FACETS_PATH = '/api/users/facets';
-export const USERS_PAGE_SIZE = 20;
-
-/** The columns the Users Table sorts by; without `sort`, newest id first. */
-export const USER_SORT_FIELDS = [
-  'id',
-  'email',
-  'name',
-  'phone',
-  'country',
-  'plan',
-  'status',
-  'device',
-  'app_version',
-  'created_at',
-  'last_login_at',
-] as const;
+import { USER_SORT_FIELDS, USERS_PAGE_SIZE } from './users.constants.ts';
 
 /** Email contains; plan and status exact, case-insensitive (decisions §2). */
 export const userQuerySchema = pagingSchema(USERS_PAGE_SIZE).extend({

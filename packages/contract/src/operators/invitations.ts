@@ -6,12 +6,6 @@ import { roleSchema } from '../auth/auth.ts';
  * `invitationResponseSchema`: the CLI and sign-up share them); listing and revoking are here.
  */
 
-export const INVITATIONS_PATH = '/api/invitations';
-/** `DELETE /api/invitations/:id`: revokes a pending invitation (404 when it is used, expired or unknown). */
-export const invitationPath = (id: number) => `${INVITATIONS_PATH}/${id}`;
-/** The sign-up page's link carrying a code: `/signup?code=…`. */
-export const signupLink = (code: string) => `/signup?code=${encodeURIComponent(code)}`;
-
 /** A pending invitation: neither used, revoked nor expired. The code itself is never shown again. */
 export const pendingInvitationSchema = z.object({
   id: z.number(),

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { MIN_PASSWORD_LENGTH, roleSchema } from '../auth/auth.ts';
+import { MIN_PASSWORD_LENGTH } from '../auth/auth.constants.ts';
+import { roleSchema } from '../auth/auth.ts';
 import { pagingSchema, textFilter } from '../common/list.ts';
 import { sortSchema } from '../common/sort.ts';
+import { OPERATOR_SORT_FIELDS, OPERATOR_STATUSES, OPERATORS_PAGE_SIZE } from './operators.constants.ts';
 
 /*
  * Operators, their sessions and password resets (issue 11). Admin-only routes answer a viewer or
@@ -10,21 +12,6 @@ import { sortSchema } from '../common/sort.ts';
  * list); answers to actions use camelCase like the other action answers (`expiresAt`).
  */
 
-export const OPERATORS_PATH = '/api/operators';
-export const OPERATORS_PAGE_SIZE = 50;
-/** `PATCH /api/operators/:id`. */
-export const operatorPath = (id: number) => `${OPERATORS_PATH}/${id}`;
-/** `DELETE /api/operators/:id/sessions`: ends every session of the operator. */
-export const operatorSessionsPath = (id: number) => `${OPERATORS_PATH}/${id}/sessions`;
-/** `POST /api/operators/:id/password-reset`: issues a one-time reset code. */
-export const operatorPasswordResetPath = (id: number) => `${OPERATORS_PATH}/${id}/password-reset`;
-/** `POST /api/password-reset` (public): e-mail, code and a new password. */
-export const PASSWORD_RESET_PATH = '/api/password-reset';
-export const MY_SESSIONS_PATH = '/api/me/sessions';
-export const mySessionPath = (id: number) => `${MY_SESSIONS_PATH}/${id}`;
-export const MY_PASSWORD_PATH = '/api/me/password';
-
-export const OPERATOR_STATUSES = ['active', 'disabled'] as const;
 export const operatorStatusSchema = z.enum(OPERATOR_STATUSES);
 export type OperatorStatus = z.infer<typeof operatorStatusSchema>;
 
@@ -38,20 +25,6 @@ const statusFilter = z
   .optional()
   .transform((v) => (v ? v : undefined));
 
-/** Role and status exact; e-mail contains, case-insensitive. */
-/**
- * The operators list's sortable columns (decisions §9); without a sort, by e-mail. `status` sorts
- * as `disabled_at` does: active ones first ascending.
- */
-export const OPERATOR_SORT_FIELDS = [
-  'id',
-  'email',
-  'role',
-  'status',
-  'created_at',
-  'last_seen_at',
-  'disabled_at',
-] as const;
 export const operatorQuerySchema = pagingSchema(OPERATORS_PAGE_SIZE).extend({
   ...sortSchema(OPERATOR_SORT_FIELDS).shape,
   role: roleFilter,
@@ -91,8 +64,6 @@ export type OperatorPatch = z.infer<typeof operatorPatchSchema>;
 export const sessionsEndedSchema = z.object({ ended: z.number() });
 export type SessionsEnded = z.infer<typeof sessionsEndedSchema>;
 
-/** How long an admin-issued password-reset code works. */
-export const PASSWORD_RESET_TTL_HOURS = 24;
 export const passwordResetIssuedSchema = z.object({ code: z.string(), expiresAt: z.string() });
 export type PasswordResetIssued = z.infer<typeof passwordResetIssuedSchema>;
 

@@ -1,8 +1,5 @@
 import { z } from 'zod';
 
-/** `POST /api/imports/:id/undo` (editor): removes exactly the rows an import inserted (issue 15). */
-export const importUndoPath = (id: number) => `/api/imports/${id}/undo`;
-
 export const importUndoResponseSchema = z.object({
   importId: z.number().int(),
   /** Rows of the import removed. */

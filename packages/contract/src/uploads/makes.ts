@@ -1,4 +1,4 @@
-import type { Segment } from '../catalogue/makes.ts';
+import type { Segment } from '../catalogue/makes.constants.ts';
 
 /**
  * The 63 makes of the Update-commands page, in the order of the select (decisions §8). Each is

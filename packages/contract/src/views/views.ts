@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DENSITIES, LIST_VIEW_LIMITS } from './views.constants.ts';
 
 /*
  * Issue 12 items 3–6: an operator's own layout of each list (columns shown and their order, row
@@ -8,25 +9,6 @@ import { z } from 'zod';
  * A list is named by its key: the list's API path without `/api/` (`ScanDetail`, `users`), the
  * same key the web app's list engine derives from the declaration.
  */
-
-export const LIST_PREFERENCES_PATH = '/api/preferences/lists';
-/** `GET` / `PUT /api/preferences/lists/:list`. */
-export const listPreferencesPath = (list: string) => `${LIST_PREFERENCES_PATH}/${encodeURIComponent(list)}`;
-export const SAVED_VIEWS_PATH = '/api/views';
-/** `GET` / `PATCH` / `DELETE /api/views/:id`. */
-export const savedViewPath = (id: number) => `${SAVED_VIEWS_PATH}/${id}`;
-
-export const LIST_VIEW_LIMITS = {
-  listKeyLength: 80,
-  /** Columns of one list a layout may name (the widest list has about 20). */
-  columns: 80,
-  columnLength: 100,
-  nameLength: 80,
-  /** The view's address query (filters and sort): a long address is still far below this. */
-  queryLength: 4000,
-  /** Views an operator may own per list. */
-  viewsPerList: 100,
-} as const;
 
 const LIST_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
@@ -56,7 +38,6 @@ const columnNames = z
 export const columnLayoutSchema = z.object({ order: columnNames, hidden: columnNames });
 export type ColumnLayout = z.infer<typeof columnLayoutSchema>;
 
-export const DENSITIES = ['comfortable', 'compact'] as const;
 export const densitySchema = z.enum(DENSITIES, { error: 'density must be comfortable or compact' });
 export type Density = z.infer<typeof densitySchema>;
 

@@ -1,5 +1,6 @@
 import { Alert, Badge, Button, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
-import { MIN_PASSWORD_LENGTH, type MySession } from '@obd/contract';
+import type { MySession } from '@obd/contract';
+import { MIN_PASSWORD_LENGTH } from '@obd/contract/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { DataTable } from '../../list/DataTable.tsx';

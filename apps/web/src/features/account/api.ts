@@ -1,11 +1,5 @@
-import {
-  MY_PASSWORD_PATH,
-  MY_SESSIONS_PATH,
-  mySessionPath,
-  mySessionsSchema,
-  type PasswordChangeBody,
-  sessionsEndedSchema,
-} from '@obd/contract';
+import { mySessionsSchema, type PasswordChangeBody, sessionsEndedSchema } from '@obd/contract';
+import { MY_PASSWORD_PATH, MY_SESSIONS_PATH, mySessionPath } from '@obd/contract/constants';
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetch, apiFetchParsed } from '../../lib/api.ts';
 

@@ -1,4 +1,4 @@
-import { OPENAPI_PATH } from '@obd/contract';
+import { OPENAPI_PATH } from '@obd/contract/constants';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeFetch, jsonResponse } from '../../test/fakeFetch.ts';

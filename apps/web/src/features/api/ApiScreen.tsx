@@ -1,5 +1,5 @@
 import { Accordion, Badge, Code, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { OPENAPI_PATH } from '@obd/contract';
+import { OPENAPI_PATH } from '@obd/contract/constants';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { apiFetch } from '../../lib/api.ts';

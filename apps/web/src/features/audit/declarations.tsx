@@ -1,15 +1,12 @@
 import { Anchor, Code, Text } from '@mantine/core';
+import { type AuditEvent, type AuditQuery, auditEventSchema, auditListSchema } from '@obd/contract';
 import {
   AUDIT_ACTION_LABELS,
   AUDIT_ACTIONS,
   AUDIT_PAGE_SIZE,
   AUDIT_PATH,
   AUDIT_SORT_FIELDS,
-  type AuditEvent,
-  type AuditQuery,
-  auditEventSchema,
-  auditListSchema,
-} from '@obd/contract';
+} from '@obd/contract/constants';
 import { Link } from 'react-router';
 import { detailsColumn } from '../../list/columns.tsx';
 import { detailTable } from '../../list/DetailScreen.tsx';

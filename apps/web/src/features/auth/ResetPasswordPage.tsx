@@ -1,5 +1,6 @@
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { MIN_PASSWORD_LENGTH, PASSWORD_RESET_PATH, type PasswordResetBody } from '@obd/contract';
+import type { PasswordResetBody } from '@obd/contract';
+import { MIN_PASSWORD_LENGTH, PASSWORD_RESET_PATH } from '@obd/contract/constants';
 import { useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';

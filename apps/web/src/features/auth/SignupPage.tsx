@@ -1,10 +1,6 @@
 import { TextInput } from '@mantine/core';
-import {
-  MIN_PASSWORD_LENGTH,
-  type SignupBody,
-  sessionResponseSchema,
-  signupStatusSchema,
-} from '@obd/contract';
+import { type SignupBody, sessionResponseSchema, signupStatusSchema } from '@obd/contract';
+import { MIN_PASSWORD_LENGTH } from '@obd/contract/constants';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { apiFetchParsed } from '../../lib/api.ts';

@@ -1,9 +1,4 @@
 import {
-  difficultyLabel,
-  FAULT_CODE_PATHS,
-  FAULT_CODE_SORT_FIELDS,
-  FAULT_CODES_PAGE_SIZE,
-  FAULT_TEXT_SORT_FIELDS,
   type FaultCauseRow,
   type FaultCodeQuery,
   type FaultCodeRow,
@@ -13,8 +8,15 @@ import {
   faultCodeListSchema,
   faultSolutionListSchema,
   faultSymptomListSchema,
-  severityLabel,
 } from '@obd/contract';
+import {
+  difficultyLabel,
+  FAULT_CODE_PATHS,
+  FAULT_CODE_SORT_FIELDS,
+  FAULT_CODES_PAGE_SIZE,
+  FAULT_TEXT_SORT_FIELDS,
+  severityLabel,
+} from '@obd/contract/constants';
 import {
   type Column,
   defineList,

@@ -1,6 +1,6 @@
 // The display labels live in the contract, shared by the screens and the exports.
 
-import { difficultyLabel, severityLabel } from '@obd/contract';
+import { difficultyLabel, severityLabel } from '@obd/contract/constants';
 import { describe, expect, it } from 'vitest';
 
 describe('severityLabel', () => {

@@ -1,23 +1,25 @@
+import type {
+  ActuationRunQuery,
+  ActuationRunRow,
+  ScanQuery,
+  ScanRow,
+  SpecialFunctionQuery,
+  SpecialFunctionRow,
+  UserQuery,
+} from '@obd/contract';
 import {
   ACTUATION_SORT_FIELDS,
   ACTUATIONS_PATH,
-  type ActuationRunQuery,
-  type ActuationRunRow,
   RUNS_PAGE_SIZE,
   SCAN_SORT_FIELDS,
   SCANS_PATH,
-  type ScanQuery,
-  type ScanRow,
   SPECIAL_FUNCTION_SORT_FIELDS,
   SPECIAL_FUNCTIONS_PATH,
-  type SpecialFunctionQuery,
-  type SpecialFunctionRow,
   USER_FACETS_PATH,
   USER_SORT_FIELDS,
   USERS_PAGE_SIZE,
   USERS_PATH,
-  type UserQuery,
-} from '@obd/contract';
+} from '@obd/contract/constants';
 import { detailsColumn, fieldColumnsFromRows } from '../../list/columns.tsx';
 import {
   type Column,

@@ -1,13 +1,11 @@
 import { Anchor, Stack, Text } from '@mantine/core';
 import {
-  ACTUATIONS_PATH,
   actuationRunDetailSchema,
-  SCANS_PATH,
   type ScanDetail,
-  SPECIAL_FUNCTIONS_PATH,
   scanDetailSchema,
   specialFunctionDetailSchema,
 } from '@obd/contract';
+import { ACTUATIONS_PATH, SCANS_PATH, SPECIAL_FUNCTIONS_PATH } from '@obd/contract/constants';
 import { Link } from 'react-router';
 import { detailTable } from '../../list/DetailScreen.tsx';
 import type { DetailDeclaration, SummaryField } from '../../list/detail.ts';

@@ -1,5 +1,6 @@
 import { Alert, Button, Group, NativeSelect, NumberInput, Paper, Stack, Text, Title } from '@mantine/core';
-import { INVITATION_DAYS, type PendingInvitation, ROLES, type Role, signupLink } from '@obd/contract';
+import type { PendingInvitation, Role } from '@obd/contract';
+import { INVITATION_DAYS, ROLES, signupLink } from '@obd/contract/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DataTable } from '../../list/DataTable.tsx';

@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Menu, Modal, NativeSelect, Stack, Text } from '@mantine/core';
-import { type OperatorRow, ROLES, type Role } from '@obd/contract';
+import type { OperatorRow, Role } from '@obd/contract';
+import { ROLES } from '@obd/contract/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useState } from 'react';
 import { failureText } from '../auth/AuthLayout.tsx';

@@ -1,18 +1,20 @@
 import {
-  INVITATIONS_PATH,
   type InvitationBody,
-  invitationPath,
   invitationResponseSchema,
-  OPERATORS_PATH,
   type OperatorPatch,
-  operatorPasswordResetPath,
-  operatorPath,
   operatorRowSchema,
-  operatorSessionsPath,
   passwordResetIssuedSchema,
   pendingInvitationsSchema,
   sessionsEndedSchema,
 } from '@obd/contract';
+import {
+  INVITATIONS_PATH,
+  invitationPath,
+  OPERATORS_PATH,
+  operatorPasswordResetPath,
+  operatorPath,
+  operatorSessionsPath,
+} from '@obd/contract/constants';
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiFetch, apiFetchParsed } from '../../lib/api.ts';
 import { meQueryOptions } from '../auth/session.ts';

@@ -1,15 +1,12 @@
 import { Text } from '@mantine/core';
+import { type OperatorQuery, type OperatorRow, type OperatorStatus, operatorListSchema } from '@obd/contract';
 import {
   OPERATOR_SORT_FIELDS,
   OPERATOR_STATUSES,
   OPERATORS_PAGE_SIZE,
   OPERATORS_PATH,
-  type OperatorQuery,
-  type OperatorRow,
-  type OperatorStatus,
-  operatorListSchema,
   ROLES,
-} from '@obd/contract';
+} from '@obd/contract/constants';
 import { defineList, type FilterField, listSource, type QueryFilterName } from '../../list/declaration.ts';
 import { dateTimeColumn, fieldColumn } from '../../list/format.ts';
 import { ROLE_LABELS } from '../auth/roles.tsx';

@@ -1,6 +1,7 @@
 import '@mantine/charts/styles.css';
 import { Alert, Button, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { addDays, type Overview } from '@obd/contract';
+import type { Overview } from '@obd/contract';
+import { addDays } from '@obd/contract/constants';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { ErrorState, LoadingState } from '../../list/ListStates.tsx';

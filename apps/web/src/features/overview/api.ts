@@ -1,4 +1,5 @@
-import { OVERVIEW_PATH, overviewSchema } from '@obd/contract';
+import { overviewSchema } from '@obd/contract';
+import { OVERVIEW_PATH } from '@obd/contract/constants';
 import { queryOptions } from '@tanstack/react-query';
 import { apiFetchParsed } from '../../lib/api.ts';
 

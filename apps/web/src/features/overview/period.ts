@@ -1,4 +1,4 @@
-import { addDays, daysBetween, OVERVIEW_MAX_DAYS } from '@obd/contract';
+import { addDays, daysBetween, OVERVIEW_MAX_DAYS } from '@obd/contract/constants';
 import { isIsoDate } from '../../list/listState.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { MAKE_LIST_PATH, SEGMENTS } from '@obd/contract';
+import { MAKE_LIST_PATH, SEGMENTS } from '@obd/contract/constants';
 import { apiFetchParsedLater } from '../../lib/api.ts';
 import type { SuggestionSource, TextFilterField } from '../../list/declaration.ts';
 

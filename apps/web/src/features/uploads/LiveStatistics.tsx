@@ -1,4 +1,5 @@
-import { IMPORTS_PATH, type ImportRecord, importDetailSchema } from '@obd/contract';
+import { type ImportRecord, importDetailSchema } from '@obd/contract';
+import { IMPORTS_PATH } from '@obd/contract/constants';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { apiFetchParsed } from '../../lib/api.ts';

@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { type ImportRecord, importUndoPath, importUndoResponseSchema } from '@obd/contract';
+import { type ImportRecord, importUndoResponseSchema } from '@obd/contract';
+import { importUndoPath } from '@obd/contract/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, apiFetchParsed } from '../../lib/api.ts';

@@ -2,19 +2,21 @@ import { Text } from '@mantine/core';
 import {
   type ActivationCodesResponse,
   activationCodesResponseSchema,
-  FAULT_SUMMARY_KEYS,
   type FaultCodesResponse,
   type FaultWorkbookResponse,
   faultCodesResponseSchema,
   faultWorkbookResponseSchema,
+  type UpdateCommandsResponse,
+  updateCommandsResponseSchema,
+} from '@obd/contract';
+import {
+  FAULT_SUMMARY_KEYS,
   UPDATE_COMMAND_MAKE_LABEL,
   UPDATE_COMMAND_MAKE_PLACEHOLDER,
   UPDATE_COMMAND_MAKES,
   UPLOAD_LIMITS,
   UPLOAD_PATHS,
-  type UpdateCommandsResponse,
-  updateCommandsResponseSchema,
-} from '@obd/contract';
+} from '@obd/contract/constants';
 import { DataTable } from '../../list/DataTable.tsx';
 import type { Column } from '../../list/declaration.ts';
 import { bytesText, countText, msText } from '../../upload/format.ts';

@@ -1,10 +1,5 @@
 import { Text } from '@mantine/core';
 import {
-  IMPORT_HISTORY_PAGE_SIZE,
-  IMPORT_KIND_LABELS,
-  IMPORT_KINDS,
-  IMPORT_STATUSES,
-  IMPORTS_PATH,
   type ImportDetail,
   type ImportHistoryQuery,
   type ImportRecord,
@@ -13,6 +8,13 @@ import {
   importHistorySchema,
   type RowProblem,
 } from '@obd/contract';
+import {
+  IMPORT_HISTORY_PAGE_SIZE,
+  IMPORT_KIND_LABELS,
+  IMPORT_KINDS,
+  IMPORT_STATUSES,
+  IMPORTS_PATH,
+} from '@obd/contract/constants';
 import { detailsColumn } from '../../list/columns.tsx';
 import { detailTable } from '../../list/DetailScreen.tsx';
 import { defineList, type FilterField, listSource, type QueryFilterName } from '../../list/declaration.ts';
