@@ -13,6 +13,7 @@ import { listSort, listSortCatalogueAndAudit } from './listSort.mjs';
 import { listViews } from './listViews.mjs';
 import { operationsLists } from './operationsLists.mjs';
 import { operationsScans } from './operationsScans.mjs';
+import { operatorAccounts } from './operatorAccounts.mjs';
 import { operatorsAndAudit } from './operatorsAndAudit.mjs';
 import { overviewSearch } from './overviewSearch.mjs';
 import { servedByHostName } from './servedByHostName.mjs';
@@ -39,6 +40,7 @@ export const journeys = [
   wrongPasswordAndNarrowScreen,
   apiScreen,
   operatorsAndAudit,
+  operatorAccounts,
   overviewSearch,
   accessibility,
 ];
