@@ -8,6 +8,7 @@ import { DEFAULT_LIMITS } from '../auth/loginThrottle.ts';
 import { SESSION_IDLE_MS } from '../auth/repository.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { buildDeferredIndexes } from '../import/deferredIndexes.ts';
 import { failInterruptedImports, interrupted } from '../import/record.ts';
 import { purgeAuditEvents } from '../modules/audit/repository.ts';
 import { isoNow } from './time.ts';
@@ -270,6 +271,9 @@ export function registerHousekeeping(app: FastifyInstance, db: Db, options: Hous
     const removed = await sweepUploadFolders(options.tmpDir);
     if (removed.length > 0) log.info({ removed }, 'upload folders of stopped servers removed');
     await checkImports(true);
+    // Indexes a big PostgreSQL import left to build after its commit and a stopped process never
+    // built: built now, in the background (readers go on meanwhile; see import/deferredIndexes.ts).
+    void buildDeferredIndexes(db, log);
     await purge();
     const every = (ms: number, run: () => Promise<void>) => {
       const timer = setInterval(run, ms);
