@@ -1,23 +1,14 @@
-import {
-  actuationCommandListSchema,
-  type CommandQuery,
-  type CommandRow,
-  type CoverageQuery,
-  type CoverageRow,
-  type CustomCommand,
-  type CustomCommandQuery,
-  commandListSchema,
-  coverageListSchema,
-  customCommandListSchema,
-  type LiveDataQuery,
-  type LiveDataRow,
-  liveDataListSchema,
-  type ModelListQuery,
-  makeListSchema,
-  modelListSchema,
-  type OdometerRow,
-  odometerListSchema,
-  spfCommandListSchema,
+import type {
+  CommandQuery,
+  CommandRow,
+  CoverageQuery,
+  CoverageRow,
+  CustomCommand,
+  CustomCommandQuery,
+  LiveDataQuery,
+  LiveDataRow,
+  ModelListQuery,
+  OdometerRow,
 } from '@obd/contract';
 import {
   ACTUATION_COMMAND_SORT_FIELDS,
@@ -62,6 +53,9 @@ import {
   variantsText,
 } from './views.tsx';
 
+// The response schemas come with their requests (list/declaration.ts `listSource`): no zod in a list's first download.
+const schemas = () => import('./schemas.ts');
+
 /**
  * The catalogue screens (spec §2.4–2.12, §8): each a declaration on the list engine, naming its
  * endpoint, filters, how its rows are drawn and its sentences.
@@ -80,7 +74,7 @@ const COVERAGE_FILTERS: readonly FilterField<QueryFilterName<CoverageQuery>>[] =
 
 export const coverageData = defineList({
   title: 'Coverage Data',
-  source: listSource(COVERAGE_PATH, coverageListSchema, 'coverages'),
+  source: listSource(COVERAGE_PATH, async () => (await schemas()).coverageListSchema, 'coverages'),
   pageSize: COVERAGE_PAGE_SIZE,
   filters: COVERAGE_FILTERS,
   columns: [
@@ -123,7 +117,7 @@ const COMMAND_FILTERS: readonly FilterField<QueryFilterName<CommandQuery>>[] = [
 
 export const mechanicCommands = defineList({
   title: 'Automotive Diagnostic Commands',
-  source: listSource(COMMAND_API_PATH, commandListSchema, 'data'),
+  source: listSource(COMMAND_API_PATH, async () => (await schemas()).commandListSchema, 'data'),
   pageSize: COMMAND_PAGE_SIZE,
   filters: COMMAND_FILTERS,
   fetching: {
@@ -169,7 +163,7 @@ export const mechanicCommands = defineList({
 
 export const bikeMakeList = defineList({
   title: 'Bike Make List',
-  source: listSource(MAKE_LIST_PATH, makeListSchema, 'data'),
+  source: listSource(MAKE_LIST_PATH, async () => (await schemas()).makeListSchema, 'data'),
   pageSize: MAX_LIMIT,
   // `segement` (sic) is the endpoint's parameter (decisions §1).
   filters: [
@@ -203,7 +197,7 @@ const MODEL_FILTERS: readonly FilterField<keyof ModelListQuery>[] = [
 
 export const modelListPage = defineList({
   title: 'Model List Page',
-  source: listSource(MODEL_LIST_PATH, modelListSchema, 'data'),
+  source: listSource(MODEL_LIST_PATH, async () => (await schemas()).modelListSchema, 'data'),
   pageSize: MAX_LIMIT,
   filters: MODEL_FILTERS,
   fetching: {
@@ -227,7 +221,7 @@ export const modelListPage = defineList({
 
 export const customCommands = defineList({
   title: 'Custom commands',
-  source: listSource(CUSTOM_COMMANDS_PATH, customCommandListSchema, 'data'),
+  source: listSource(CUSTOM_COMMANDS_PATH, async () => (await schemas()).customCommandListSchema, 'data'),
   pageSize: CUSTOM_COMMANDS_PAGE_SIZE,
   filters: VEHICLE_FILTERS,
   columns: [
@@ -250,7 +244,11 @@ export const customCommands = defineList({
 
 export const actuationCommands = defineList({
   title: 'Actuation commands',
-  source: listSource(ACTUATION_COMMANDS_PATH, actuationCommandListSchema, 'data'),
+  source: listSource(
+    ACTUATION_COMMANDS_PATH,
+    async () => (await schemas()).actuationCommandListSchema,
+    'data',
+  ),
   pageSize: ACTUATION_COMMANDS_PAGE_SIZE,
   filters: VEHICLE_FILTERS,
   renderRows: (rows) => <ActuationCards groups={rows} />,
@@ -266,7 +264,7 @@ export const actuationCommands = defineList({
 
 export const spfCommands = defineList({
   title: 'SPF Commands',
-  source: listSource(SPF_COMMANDS_PATH, spfCommandListSchema, 'data'),
+  source: listSource(SPF_COMMANDS_PATH, async () => (await schemas()).spfCommandListSchema, 'data'),
   pageSize: SPF_COMMANDS_PAGE_SIZE,
   filters: VEHICLE_FILTERS,
   renderRows: (rows) => <SpfCards groups={rows} />,
@@ -283,7 +281,7 @@ const odometerColumn = <Key extends keyof OdometerRow & string>(header: string, 
 
 export const odometerCommands = defineList({
   title: 'Odometer commands',
-  source: listSource(ODOMETER_PATH, odometerListSchema, 'data'),
+  source: listSource(ODOMETER_PATH, async () => (await schemas()).odometerListSchema, 'data'),
   pageSize: ODOMETER_PAGE_SIZE,
   filters: VEHICLE_FILTERS,
   // The 12 fields of an odometer entry (spec §3), headed like the CSV export.
@@ -322,7 +320,7 @@ const LIVE_DATA_FILTERS: readonly FilterField<QueryFilterName<LiveDataQuery>>[] 
 
 export const liveDataCommands = defineList({
   title: 'Live Commands',
-  source: listSource(LIVE_DATA_PATH, liveDataListSchema, 'data'),
+  source: listSource(LIVE_DATA_PATH, async () => (await schemas()).liveDataListSchema, 'data'),
   pageSize: LIVE_DATA_PAGE_SIZE,
   filters: LIVE_DATA_FILTERS,
   // The 13 fields without `referenceJSON` (decisions §5), which opens per row.

@@ -1,13 +1,9 @@
-import {
-  type FaultCauseRow,
-  type FaultCodeQuery,
-  type FaultCodeRow,
-  type FaultSolutionRow,
-  type FaultSymptomRow,
-  faultCauseListSchema,
-  faultCodeListSchema,
-  faultSolutionListSchema,
-  faultSymptomListSchema,
+import type {
+  FaultCauseRow,
+  FaultCodeQuery,
+  FaultCodeRow,
+  FaultSolutionRow,
+  FaultSymptomRow,
 } from '@obd/contract';
 import {
   difficultyLabel,
@@ -29,6 +25,9 @@ import {
 import { fieldColumn } from '../../list/format.ts';
 import { makeFilter } from '../shared/suggestions.ts';
 import { GenericPill } from './GenericPill.tsx';
+
+// The response schemas come with their requests (list/declaration.ts `listSource`): no zod in a list's first download.
+const schemas = () => import('./schemas.ts');
 
 /**
  * The four fault-code reference browsers (spec §2.18, §8): one shared filter form and column
@@ -90,7 +89,7 @@ function faultCodeBrowser<Row extends FaultRow>(declaration: {
 
 export const faultCodeSymptoms = faultCodeBrowser({
   title: 'Fault Code Symptoms',
-  source: listSource(FAULT_CODE_PATHS.symptoms, faultSymptomListSchema, 'data'),
+  source: listSource(FAULT_CODE_PATHS.symptoms, async () => (await schemas()).faultSymptomListSchema, 'data'),
   sortFields: FAULT_TEXT_SORT_FIELDS,
   // decisions §5: headed Symptom (the spec's "Solution" was a typo).
   columns: textRowColumns<FaultSymptomRow>('Symptom', 'symptom'),
@@ -103,7 +102,11 @@ export const faultCodeSymptoms = faultCodeBrowser({
 
 export const faultCodeSolutions = faultCodeBrowser({
   title: 'Fault Code Solutions',
-  source: listSource(FAULT_CODE_PATHS.solutions, faultSolutionListSchema, 'data'),
+  source: listSource(
+    FAULT_CODE_PATHS.solutions,
+    async () => (await schemas()).faultSolutionListSchema,
+    'data',
+  ),
   sortFields: FAULT_TEXT_SORT_FIELDS,
   columns: textRowColumns<FaultSolutionRow>('Solution', 'solution'),
   messages: {
@@ -115,7 +118,7 @@ export const faultCodeSolutions = faultCodeBrowser({
 
 export const faultCodeCauses = faultCodeBrowser({
   title: 'Fault Code Causes',
-  source: listSource(FAULT_CODE_PATHS.causes, faultCauseListSchema, 'data'),
+  source: listSource(FAULT_CODE_PATHS.causes, async () => (await schemas()).faultCauseListSchema, 'data'),
   sortFields: FAULT_TEXT_SORT_FIELDS,
   columns: textRowColumns<FaultCauseRow>('Causes', 'causes'),
   messages: {
@@ -127,7 +130,7 @@ export const faultCodeCauses = faultCodeBrowser({
 
 export const faultCodeList = faultCodeBrowser({
   title: 'Fault Code List',
-  source: listSource(FAULT_CODE_PATHS.list, faultCodeListSchema, 'data'),
+  source: listSource(FAULT_CODE_PATHS.list, async () => (await schemas()).faultCodeListSchema, 'data'),
   sortFields: FAULT_CODE_SORT_FIELDS,
   columns: [
     fieldColumn<FaultCodeRow, 'id'>('ID', 'id'),

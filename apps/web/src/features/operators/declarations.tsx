@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import { type OperatorQuery, type OperatorRow, type OperatorStatus, operatorListSchema } from '@obd/contract';
+import type { OperatorQuery, OperatorRow, OperatorStatus } from '@obd/contract';
 import {
   OPERATOR_SORT_FIELDS,
   OPERATOR_STATUSES,
@@ -11,6 +11,9 @@ import { defineList, type FilterField, listSource, type QueryFilterName } from '
 import { dateTimeColumn, fieldColumn } from '../../list/format.ts';
 import { ROLE_LABELS } from '../auth/roles.tsx';
 import { OperatorActions } from './OperatorActions.tsx';
+
+// The response schemas come with their requests (list/declaration.ts `listSource`): no zod in a list's first download.
+const schemas = () => import('./schemas.ts');
 
 /** The Operators screen (issue 11, admins only): who has access, with what role, and since when. */
 
@@ -50,7 +53,7 @@ const OPERATOR_FILTERS: readonly FilterField<QueryFilterName<OperatorQuery>>[] =
 
 export const operatorsList = defineList({
   title: 'Operators',
-  source: listSource(OPERATORS_PATH, operatorListSchema, 'operators'),
+  source: listSource(OPERATORS_PATH, async () => (await schemas()).operatorListSchema, 'operators'),
   pageSize: OPERATORS_PAGE_SIZE,
   filters: OPERATOR_FILTERS,
   columns: [

@@ -1,0 +1,13 @@
+// The response schemas of these lists, fetched on demand alongside their requests (see
+// list/declaration.ts `listSource`): zod and the schemas stay out of a list page's first download.
+export {
+  actuationCommandListSchema,
+  commandListSchema,
+  coverageListSchema,
+  customCommandListSchema,
+  liveDataListSchema,
+  makeListSchema,
+  modelListSchema,
+  odometerListSchema,
+  spfCommandListSchema,
+} from '@obd/contract';

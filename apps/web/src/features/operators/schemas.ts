@@ -1,0 +1,3 @@
+// The response schemas of these lists, fetched on demand alongside their requests (see
+// list/declaration.ts `listSource`): zod and the schemas stay out of a list page's first download.
+export { operatorListSchema } from '@obd/contract';
