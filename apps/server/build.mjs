@@ -86,12 +86,13 @@ const sourceLocations = {
  * bundle, which the server starts as a plain-JavaScript worker thread. workers.ts learns where it
  * is from `XLSX_WORKER_BUILT`: a path from workers.ts, whose `import.meta.url` points at the
  * sources (above). The worker needs the contract's error table only (its errors cross back to the
- * main thread as a code and a sentence), so the contract resolves to that module alone, which
- * keeps zod and the schemas out of every worker (~60 ms and ~11 MB to start).
+ * main thread as a code and a sentence), so the contract resolves to that zod-free module alone
+ * (errors.constants.ts), which keeps zod and the schemas out of every worker (~60 ms and ~11 MB
+ * to start).
  */
 const workerSource = path.join(sources, 'import', 'formats', 'xlsx');
 const workerFile = path.join(path.dirname(outfile), 'xlsxWorker.js');
-const contractErrors = path.join(root, '..', '..', 'packages', 'contract', 'src', 'common', 'errors.ts');
+const contractErrors = path.join(root, '..', '..', 'packages', 'contract', 'src', 'common', 'errors.constants.ts');
 const contractErrorsOnly = {
   name: 'contract-errors-only',
   setup(build) {
