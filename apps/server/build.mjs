@@ -92,7 +92,16 @@ const sourceLocations = {
  */
 const workerSource = path.join(sources, 'import', 'formats', 'xlsx');
 const workerFile = path.join(path.dirname(outfile), 'xlsxWorker.js');
-const contractErrors = path.join(root, '..', '..', 'packages', 'contract', 'src', 'common', 'errors.constants.ts');
+const contractErrors = path.join(
+  root,
+  '..',
+  '..',
+  'packages',
+  'contract',
+  'src',
+  'common',
+  'errors.constants.ts',
+);
 const contractErrorsOnly = {
   name: 'contract-errors-only',
   setup(build) {
