@@ -73,6 +73,16 @@ export const nocase = new Set(['email', 'user_email', 'make', 'model']);
 export const WALK_SHARE = 0.02;
 /** Sum pair counters over at most this many matching values per filter (else: the general path). */
 export const MAX_PAIR_VALUES = 5000;
+
+/**
+ * SQLite's `IN (…)` over the values a filter matched. SQLite binds at most 32,766 variables a
+ * statement, and 'gmail' among a million app users matches ~300,000 addresses (a 500 "too many
+ * SQL variables" before): past a thousand, the values go as one JSON array bound once
+ * (`IN (SELECT value FROM json_each(?))`), the same set, so rows and totals still agree.
+ */
+export function valueList(vals: readonly string[]) {
+  return vals.length <= 1000 ? sql.join(vals) : sql`SELECT value FROM json_each(${JSON.stringify(vals)})`;
+}
 /** Sum day counts over at most this many matching values (else: the general path). */
 const MAX_DAY_VALUES = 200;
 
@@ -156,10 +166,10 @@ export function plan(
                 vals.length === 0
                   ? sql<SqlBool>`0`
                   : walkPlan
-                    ? sql<SqlBool>`+${sql.ref(column)} IN (${sql.join(vals)})`
+                    ? sql<SqlBool>`+${sql.ref(column)} IN (${valueList(vals)})`
                     : nocase.has(column)
-                      ? sql<SqlBool>`${sql.ref(column)} COLLATE NOCASE IN (${sql.join(vals)})`
-                      : sql<SqlBool>`${sql.ref(column)} IN (${sql.join(vals)})`,
+                      ? sql<SqlBool>`${sql.ref(column)} COLLATE NOCASE IN (${valueList(vals)})`
+                      : sql<SqlBool>`${sql.ref(column)} IN (${valueList(vals)})`,
             }
           : {}),
         // PostgreSQL, walking the time index: a hashed `= ANY` over the matched values costs a

@@ -3,7 +3,16 @@ import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { FilterRule, FilterRules } from '../../lib/filters.ts';
 import { likePattern } from '../../lib/sql.ts';
-import { type Filters, MAX_PAIR_VALUES, nocase, type Plan, rows, sumOf, WALK_SHARE } from './countPlan.ts';
+import {
+  type Filters,
+  MAX_PAIR_VALUES,
+  nocase,
+  type Plan,
+  rows,
+  sumOf,
+  valueList,
+  WALK_SHARE,
+} from './countPlan.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 
 /** A list's usual page size: what a walk is costed for. */
@@ -98,10 +107,10 @@ export function pairPlan<Q extends object>(
         const v = f.rule.match === 'flag' ? (f.value ? 1 : 0) : f.value;
         return indexed ? sql<SqlBool>`${sql.ref(column)} = ${v}` : sql<SqlBool>`+${sql.ref(column)} = ${v}`;
       }
-      if (!indexed) return sql<SqlBool>`+${sql.ref(column)} IN (${sql.join(vals)})`;
+      if (!indexed) return sql<SqlBool>`+${sql.ref(column)} IN (${valueList(vals)})`;
       return nocase.has(column)
-        ? sql<SqlBool>`${sql.ref(column)} COLLATE NOCASE IN (${sql.join(vals)})`
-        : sql<SqlBool>`${sql.ref(column)} IN (${sql.join(vals)})`;
+        ? sql<SqlBool>`${sql.ref(column)} COLLATE NOCASE IN (${valueList(vals)})`
+        : sql<SqlBool>`${sql.ref(column)} IN (${valueList(vals)})`;
     };
     const xv = xs.map((v) => v.val);
     const yv = ys.map((v) => v.val);

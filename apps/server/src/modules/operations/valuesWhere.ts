@@ -3,7 +3,7 @@ import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filters.ts';
 import { likePattern } from '../../lib/sql.ts';
-import { type Filters, MAX_PAIR_VALUES, rows, WALK_SHARE } from './countPlan.ts';
+import { type Filters, MAX_PAIR_VALUES, rows, valueList, WALK_SHARE } from './countPlan.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 
 /**
@@ -80,8 +80,8 @@ export async function countedValuesWhere<Q extends object>(
         // them (004's order_filters), not looked up through their own: 700 'gmail' addresses
         // through the e-mail index under a date took 25 s.
         return (spec.byDay as readonly string[]).includes(rule.column) || rule.column === rareColumn
-          ? sql<SqlBool>`${sql.ref(rule.column)} IN (${sql.join(vals)})`
-          : sql<SqlBool>`+${sql.ref(rule.column)} IN (${sql.join(vals)})`;
+          ? sql<SqlBool>`${sql.ref(rule.column)} IN (${valueList(vals)})`
+          : sql<SqlBool>`+${sql.ref(rule.column)} IN (${valueList(vals)})`;
       }),
     ]);
 }
