@@ -3,9 +3,6 @@ import type { AuditAction } from './audit.ts';
 
 export const AUDIT_PATH = '/api/audit';
 
-/** `GET /api/audit/:id`: one event with its details. */
-export const auditEventPath = (id: number) => `${AUDIT_PATH}/${id}`;
-
 export const AUDIT_PAGE_SIZE = 50;
 
 /** Every action the log records; `target` and `details` of each are described in AUDIT_ACTION_LABELS' comments. */
