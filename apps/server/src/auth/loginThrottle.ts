@@ -1,4 +1,6 @@
+import type { FastifyReply } from 'fastify';
 import type { Db } from '../db/database.ts';
+import { HttpError } from '../lib/errors.ts';
 import { serialised } from './serialised.ts';
 
 export interface ThrottleLimits {
@@ -88,6 +90,19 @@ export class LoginThrottle {
         .executeTakeFirstOrThrow();
       return { admitted: true, attempt: id };
     });
+  }
+
+  /**
+   * Reserves an attempt for `email` from this client and answers its id, or refuses with 429 and
+   * a retry-after saying how long to wait (the routes that check a password share this).
+   */
+  async admit(email: string, clientAddress: string, reply: FastifyReply): Promise<number> {
+    const reservation = await this.reserve(email, clientAddress);
+    if (!reservation.admitted) {
+      reply.header('retry-after', String(reservation.retryAfterSeconds));
+      throw new HttpError('RATE_LIMITED', retryMessage(reservation.retryAfterSeconds));
+    }
+    return reservation.attempt;
   }
 
   /**

@@ -5,12 +5,12 @@ import {
   signupBodySchema,
   signupStatusSchema,
 } from '@obd/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../db/database.ts';
 import { forbidden, HttpError, unauthorized } from '../lib/errors.ts';
 import { actorOf, recordAudit } from '../modules/audit/record.ts';
-import { LoginThrottle, retryMessage } from './loginThrottle.ts';
+import { LoginThrottle } from './loginThrottle.ts';
 import { decoyHash, hashPassword, verifyPassword } from './passwords.ts';
 import { currentOperator } from './plugin.ts';
 import {
@@ -35,15 +35,6 @@ const EMAIL_TAKEN =
 export function authRoutes(app: FastifyInstance, db: Db) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const throttle = new LoginThrottle(db);
-  /** Reserves an attempt for this email from this client, or answers 429 with how long to wait. */
-  const reserve = async (email: string, request: FastifyRequest, reply: FastifyReply) => {
-    const reservation = await throttle.reserve(email, request.ip);
-    if (!reservation.admitted) {
-      reply.header('retry-after', String(reservation.retryAfterSeconds));
-      throw new HttpError('RATE_LIMITED', retryMessage(reservation.retryAfterSeconds));
-    }
-    return reservation.attempt;
-  };
 
   r.post(
     '/api/login',
@@ -52,7 +43,7 @@ export function authRoutes(app: FastifyInstance, db: Db) {
       const email = normaliseEmail(request.body.email);
       // Counted before the password is checked: a burst cannot all pass a count read before any
       // of its failures is written.
-      const attempt = await reserve(email, request, reply);
+      const attempt = await throttle.admit(email, request.ip, reply);
       const operator = await findOperatorByEmail(db.kysely, email);
       const ok = await verifyPassword(operator?.password_hash ?? (await decoyHash()), request.body.password);
       // A disabled operator gets the generic answer too: the message tells nobody which it was.
@@ -96,7 +87,7 @@ export function authRoutes(app: FastifyInstance, db: Db) {
       // Throttled like sign-in (an invitation code is a secret too), and the invitation is
       // checked before anything that depends on the email: without a valid code, every email —
       // an operator's or not — gets the same answer.
-      const attempt = await reserve(email, request, reply);
+      const attempt = await throttle.admit(email, request.ip, reply);
       if ((await countOperators(db.kysely)) > 0) {
         if (!invitationCode) throw forbidden(NEEDS_INVITATION);
         if (!(await findValidInvitation(db.kysely, invitationCode))) throw forbidden(BAD_INVITATION);

@@ -45,6 +45,15 @@ export async function rows<T = Row>(db: Kysely<Database>, query: ReturnType<type
   return (await query.execute(db)).rows as T[];
 }
 
+/** Every row of a counted table: its counter row with no column and no value. */
+export async function tableTotal(db: Kysely<Database>, table: string): Promise<number> {
+  const found = await rows<{ n: unknown }>(
+    db,
+    sql`SELECT n FROM list_totals WHERE tbl = ${table} AND col = '' AND val = ''`,
+  );
+  return Number(found[0]?.n ?? 0);
+}
+
 export const sumOf = (list: { n: unknown }[]) => list.reduce((s, r) => s + Number(r.n), 0);
 
 export function toMap(list: { day: string; n: unknown }[]): Map<string, number> {
@@ -95,15 +104,7 @@ export function plan(
 ): (() => Promise<Plan>) | undefined {
   if (filter === undefined) return undefined;
   const spec = COUNTED_LISTS[table].counted;
-  const all = async () =>
-    Number(
-      (
-        await rows<{ n: unknown }>(
-          db,
-          sql`SELECT n FROM list_totals WHERE tbl = ${table} AND col = '' AND val = ''`,
-        )
-      )[0]?.n ?? 0,
-    );
+  const all = () => tableTotal(db, table);
   const allDays = () =>
     rows<{ day: string; n: unknown }>(
       db,

@@ -10,6 +10,7 @@ import {
   type Plan,
   rows,
   sumOf,
+  tableTotal,
   toMap,
   valueList,
   WALK_SHARE,
@@ -66,15 +67,7 @@ export function endPlan<Q extends object>(
   const endTested =
     dialect === 'sqlite' ? sql<SqlBool>`+${end} <= ${to}` : sql<SqlBool>`(${end} || '') <= ${to}`;
   const toDay = to.slice(0, 10);
-  const all = async () =>
-    Number(
-      (
-        await rows<{ n: unknown }>(
-          db,
-          sql`SELECT n FROM list_totals WHERE tbl = ${table} AND col = '' AND val = ''`,
-        )
-      )[0]?.n ?? 0,
-    );
+  const all = () => tableTotal(db, table);
   // The newest start day holding a row that ends on `to`'s day or before, and the day after it
   // (the first with rows): every match sorts below that day, so page 1 starts there.
   // One round trip, asked for beside the counts.

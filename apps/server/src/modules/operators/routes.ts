@@ -18,9 +18,9 @@ import {
   pendingInvitationsSchema,
   sessionsEndedSchema,
 } from '@obd/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { LoginThrottle, retryMessage } from '../../auth/loginThrottle.ts';
+import { LoginThrottle } from '../../auth/loginThrottle.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { currentOperator } from '../../auth/plugin.ts';
 import {
@@ -73,14 +73,6 @@ export function operatorRoutes(app: FastifyInstance, db: Db, exports: ExportRegi
   const throttle = new LoginThrottle(db);
   const admin = { role: 'admin' } as const;
 
-  const reserve = async (email: string, request: FastifyRequest, reply: FastifyReply) => {
-    const reservation = await throttle.reserve(email, request.ip);
-    if (!reservation.admitted) {
-      reply.header('retry-after', String(reservation.retryAfterSeconds));
-      throw new HttpError('RATE_LIMITED', retryMessage(reservation.retryAfterSeconds));
-    }
-    return reservation.attempt;
-  };
   const operatorOr404 = async (id: number) => {
     const row = await findOperatorRecord(db.kysely, id);
     if (!row) throw notFound(`There is no operator with id ${id}.`);
@@ -242,7 +234,7 @@ export function operatorRoutes(app: FastifyInstance, db: Db, exports: ExportRegi
     async (request, reply) => {
       const email = normaliseEmail(request.body.email);
       // Throttled like sign-in: a reset code is a secret too.
-      const attempt = await reserve(email, request, reply);
+      const attempt = await throttle.admit(email, request.ip, reply);
       // Hashed whether or not the e-mail and code are right: the answer's timing says nothing.
       const passwordHash = await hashPassword(request.body.password);
       await db.kysely.transaction().execute(async (trx) => {
@@ -290,7 +282,7 @@ export function operatorRoutes(app: FastifyInstance, db: Db, exports: ExportRegi
 
   r.post(MY_PASSWORD_PATH, { schema: { body: passwordChangeBodySchema } }, async (request, reply) => {
     const me = currentOperator(request);
-    const attempt = await reserve(me.email, request, reply);
+    const attempt = await throttle.admit(me.email, request.ip, reply);
     const operator = await findOperatorByEmail(db.kysely, me.email);
     if (!operator || !(await verifyPassword(operator.password_hash, request.body.currentPassword))) {
       throw forbidden(WRONG_PASSWORD);
