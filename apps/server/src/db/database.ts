@@ -34,6 +34,7 @@ import { listPairsMigration } from './migrations/017_list_pairs.ts';
 import { auditSortIndexesMigration } from './migrations/019_audit_sort_indexes.ts';
 import { overviewUsersMigration } from './migrations/020_overview_users.ts';
 import { listEndDaysMigration } from './migrations/021_list_end_days.ts';
+import { overviewScannersMigration } from './migrations/022_overview_scanners.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -229,6 +230,7 @@ export async function migrate(db: Db): Promise<void> {
     '019_audit_sort_indexes': auditSortIndexesMigration(db.dialect),
     '020_overview_users': overviewUsersMigration(db.dialect),
     '021_list_end_days': listEndDaysMigration(db.dialect),
+    '022_overview_scanners': overviewScannersMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

@@ -335,6 +335,12 @@ export interface Database {
    */
   overview_days: { topic: string; key: string; day: string; n: number | string };
   overview_months: { topic: string; key: string; month: string; n: number | string };
+  /**
+   * 022: e-mails that scanned on `day` and, before it, last on `prev` ('' for never), kept by
+   * triggers on `overview_days`; `overview_scanner_months` the same summed per month of `day`.
+   */
+  overview_scanner_days: { day: string; prev: string; n: number | string };
+  overview_scanner_months: { month: string; prev: string; n: number | string };
 }
 
 interface CatalogueColumns {

@@ -224,7 +224,7 @@ async function importCounts(db: Db, period: Period): Promise<{ all: number; fail
 }
 
 /** The figures of one period (the current one or the previous). */
-async function figuresOf(db: Db, dialect: Dialect, period: Period) {
+async function figuresOf(db: Db, period: Period) {
   const scans = rows<{ n: unknown }>(
     db,
     sql`SELECT sum(n) AS n FROM overview_days WHERE topic = 'segment' AND day >= ${period.from} AND day <= ${period.to}`,
@@ -233,7 +233,7 @@ async function figuresOf(db: Db, dialect: Dialect, period: Period) {
     scans,
     listDaysTotal(db, 'special_function_runs', period),
     listDaysTotal(db, 'actuation_runs', period),
-    scanningUsers(db, dialect, period, scans),
+    scanningUsers(db, period),
     newUsers(db, period),
     importCounts(db, period),
   ]);
@@ -257,8 +257,8 @@ export async function loadOverview(db: Db, dialect: Dialect, query: OverviewQuer
   const previous: Period = { from: addDays(period.from, -days), to: addDays(period.from, -1) };
   const [current, before, segmentDays, codes, makes, versions, plans, statuses, coverage, imports, span] =
     await Promise.all([
-      figuresOf(db, dialect, period),
-      figuresOf(db, dialect, previous),
+      figuresOf(db, period),
+      figuresOf(db, previous),
       perDay(db, 'segment', period),
       topCodes(db, dialect, period, 10),
       topKeys(db, 'make', period, 15),
