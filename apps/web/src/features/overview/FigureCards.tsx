@@ -24,10 +24,7 @@ export function FigureCards({ data, links }: { data: Overview; links: OverviewLi
     { label: 'Scans', figure: f.scans, href: links.scans() },
     { label: 'Special-function runs', figure: f.specialFunctionRuns, href: links.specialFunctions() },
     { label: 'Actuation runs', figure: f.actuationRuns, href: links.actuations() },
-    // No door: the users list filters by e-mail, plan, status and creation date only; "scanned in
-    // the period" is no filter of it (it would be a per-user test against the scans, with its
-    // own counting at a million users), and the scans list of the period shows scans, not people.
-    { label: 'App users who scanned', figure: f.scanningUsers },
+    { label: 'App users who scanned', figure: f.scanningUsers, href: links.scanners() },
     { label: 'New app users', figure: f.newUsers, href: links.newUsers() },
     {
       label: 'Imports',

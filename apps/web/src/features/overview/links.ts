@@ -1,5 +1,6 @@
 import type { FilterField } from '../../list/declaration.ts';
 import { filterParams, listHref } from '../../list/listState.ts';
+import { type ListSort, writeSort } from '../../list/sortState.ts';
 import { coverageData } from '../catalogue/declarations.tsx';
 import { faultCodeList } from '../faultCodes/declarations.tsx';
 import {
@@ -39,10 +40,13 @@ export type ListName = keyof typeof LIST_TARGETS;
 /** A list's filter values by query-parameter name; empty and undefined values are left out. */
 export type ListFilter = Readonly<Record<string, string | null | undefined>>;
 
-/** The address of `list` searched for `filter`, page 1. */
-export function listLink(list: ListName, filter: ListFilter = {}): string {
+/** The address of `list` searched for `filter`, page 1, sorted by `sort` when given. */
+export function listLink(list: ListName, filter: ListFilter = {}, sort?: ListSort): string {
   const target: ListTarget = LIST_TARGETS[list];
-  return listHref(target.path, target.filters, filter);
+  const href = listHref(target.path, target.filters, filter);
+  if (!sort) return href;
+  const [path, query] = href.split('?');
+  return `${path}?${writeSort(new URLSearchParams(query), sort)}`;
 }
 
 /** The scans list's filter for a period of days (started on or after `from`, ended on or before `to`). */
@@ -62,6 +66,10 @@ export function overviewLinks(period: { from: string; to: string }) {
   const inPeriod = scanPeriod(period.from, period.to);
   return {
     scans: () => listLink('scans', inPeriod),
+    // "App users who scanned": no list filters people by "scanned in a period" (the users list
+    // filters by e-mail, plan, status and creation date), so the door is the period's scans by
+    // e-mail — each person who scanned, their scans together.
+    scanners: () => listLink('scans', inPeriod, { field: 'email', order: 'asc' }),
     scansOnDay: (day: string) => listLink('scans', scanPeriod(day, day)),
     scansOnDayOfSegment: (day: string, segment: string) =>
       listLink('scans', { ...scanPeriod(day, day), segment }),

@@ -135,6 +135,9 @@ describe('Overview', { timeout: 20_000 }, () => {
     expect(within(card('Actuation runs')).getByRole('link', { name: '3' }).getAttribute('href')).toBe(
       '/ActuationsDetail?created_from=2026-06-01&created_to=2026-06-30',
     );
+    expect(within(card('App users who scanned')).getByRole('link', { name: '40' }).getAttribute('href')).toBe(
+      '/ObdScanReport?scan_start_time=2026-06-01&scan_end_time=2026-06-30&sort=email&order=asc',
+    );
     expect(within(card('New app users')).getByRole('link', { name: '5' }).getAttribute('href')).toBe(
       '/UsersTable?created_from=2026-06-01&created_to=2026-06-30',
     );
