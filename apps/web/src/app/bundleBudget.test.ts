@@ -7,6 +7,7 @@ interface Report {
   route: string;
   chunks: { file: string; gz: number }[];
   total: { gz: number; br: number; raw: number };
+  zodFiles: string[];
   withinBudget: boolean;
 }
 interface BudgetModule {
@@ -90,6 +91,22 @@ describe('the initial-JS budget (scripts/bundleBudget.mjs)', () => {
     const text = budget.formatReport(report ? [report] : []);
     expect(text).toMatch(/^OVER \/login: [\d.]+ kB gzip \(budget 0.01 kB, target 150 kB\)/);
     expect(text).toContain('assets/react.js');
+  });
+
+  it('says a route whose first download has zod in it, when the route must not', () => {
+    const dist = fakeDist();
+    fs.appendFileSync(path.join(dist, 'assets/List.js'), '\nvar e=$constructor("ZodError",init);');
+    const routes = (noZod: boolean) => [
+      { route: '/login', loads: [], budgetKb: 100, noZod },
+      { route: '/List', loads: ['src/Layout.tsx', 'src/List.tsx'], budgetKb: 100, noZod },
+    ];
+    const [login, list] = budget.measure(dist, { routes: routes(true) });
+    expect(login?.zodFiles).toEqual([]);
+    expect(login?.withinBudget).toBe(true);
+    expect(list?.zodFiles).toEqual(['assets/List.js']);
+    expect(list?.withinBudget).toBe(false);
+    expect(budget.formatReport(list ? [list] : [])).toContain('zod in the first download: assets/List.js');
+    expect(budget.measure(dist, { routes: routes(false) })[1]?.withinBudget).toBe(true);
   });
 
   it('fails with a sentence when a route names a module the build does not load on demand', () => {

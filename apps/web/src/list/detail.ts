@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { ApiError, apiFetchParsed, type ResponseSchema } from '../lib/api.ts';
-import { queryKeys } from './declaration.ts';
+import { ApiError, apiFetchParsedLater } from '../lib/api.ts';
+import { loadSchema, queryKeys, type SchemaSource } from './declaration.ts';
 
 /** One line of a detail screen's summary: its label and what the record shows there. */
 export interface SummaryField<Rec> {
@@ -32,8 +32,11 @@ export interface DetailDeclaration<Rec> {
   title: string;
   /** API path of the collection: the record is `GET {endpoint}/{id}`. */
   endpoint: string;
-  /** Checks the answer and types the record. */
-  schema: ResponseSchema<Rec>;
+  /**
+   * Checks the answer and types the record: a contract schema, or its dynamic import (loaded
+   * alongside the request, so zod is not in the first download of the list the detail belongs to).
+   */
+  schema: SchemaSource<Rec>;
   /** The list the records belong to: Back returns to it with its remembered filters and page. */
   listPath: string;
   messages: DetailMessages;
@@ -53,7 +56,8 @@ export function parseRecordId(params: URLSearchParams): number | undefined {
 export function detailQueryOptions<Rec>(declaration: DetailDeclaration<Rec>, id: number) {
   return queryOptions({
     queryKey: queryKeys.detail(declaration.endpoint, id),
-    queryFn: ({ signal }) => apiFetchParsed(declaration.schema, `${declaration.endpoint}/${id}`, { signal }),
+    queryFn: ({ signal }) =>
+      apiFetchParsedLater(() => loadSchema(declaration.schema), `${declaration.endpoint}/${id}`, { signal }),
   });
 }
 

@@ -1,8 +1,8 @@
 import { Alert, Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
-import { type ColumnMappingNeeded, exportTicketSchema, type ImportPreview } from '@obd/contract';
+import type { ColumnMappingNeeded, ImportPreview } from '@obd/contract';
 import { importProblemsPath, PREVIEW_TTL_MINUTES } from '@obd/contract/constants';
 import { type FormEvent, useState } from 'react';
-import { ApiError, apiFetch } from '../lib/api.ts';
+import { ApiError, apiFetchParsedLater } from '../lib/api.ts';
 import { DataTable } from '../list/DataTable.tsx';
 import { countText } from './format.ts';
 
@@ -55,8 +55,10 @@ export function DownloadProblemsButton({
     setBusy(true);
     setError(undefined);
     try {
-      const ticket = exportTicketSchema.parse(
-        await apiFetch(importProblemsPath(importId), { method: 'POST' }),
+      const ticket = await apiFetchParsedLater(
+        async () => (await import('../lib/downloadSchemas.ts')).exportTicketSchema,
+        importProblemsPath(importId),
+        { method: 'POST' },
       );
       const link = document.createElement('a');
       link.href = ticket.url;

@@ -1,11 +1,12 @@
 import { Anchor, Paper, Progress, Stack, Text } from '@mantine/core';
-import { type ImportKind, type ImportRecord, importHistorySchema } from '@obd/contract';
+import type { ImportKind, ImportRecord } from '@obd/contract';
 import { IMPORTS_PATH } from '@obd/contract/constants';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { apiFetchParsed } from '../lib/api.ts';
+import { apiFetchParsedLater } from '../lib/api.ts';
 import { countText } from './format.ts';
+import { importSchemas } from './importProgress.ts';
 import { progressText } from './UploadProgress.tsx';
 
 /** How often the running imports of a page are read while there are some. */
@@ -29,10 +30,14 @@ export function RunningImports({ kind }: { kind: ImportKind }) {
   const running = useQuery({
     queryKey: ['imports', 'running', kind],
     queryFn: async ({ signal }) => {
-      const list = await apiFetchParsed(importHistorySchema, IMPORTS_PATH, {
-        query: { status: 'running', kind, limit: 5 },
-        signal,
-      });
+      const list = await apiFetchParsedLater(
+        async () => (await importSchemas()).importHistorySchema,
+        IMPORTS_PATH,
+        {
+          query: { status: 'running', kind, limit: 5 },
+          signal,
+        },
+      );
       // Only those started before this page opened: an upload from this page shows its own progress.
       const earlier = list.data.filter((r) => Date.parse(r.startedAt) < openedAt);
       setSeen((before) => [...before.filter((b) => !earlier.some((r) => r.id === b.id)), ...earlier]);

@@ -1,6 +1,9 @@
-import { type ImportKind, type ImportRecord, importDetailSchema, importHistorySchema } from '@obd/contract';
+import type { ImportKind, ImportRecord } from '@obd/contract';
 import { IMPORTS_PATH } from '@obd/contract/constants';
-import { apiFetchParsed } from '../lib/api.ts';
+import { apiFetchParsedLater } from '../lib/api.ts';
+
+/** The import answers' schemas, loaded with the first request that needs them (no zod up front). */
+export const importSchemas = () => import('./schemas.ts');
 
 /** How often the import record is read while the server works on the file. */
 export const POLL_INTERVAL_MS = 400;
@@ -16,10 +19,14 @@ export async function findRunningImport(
   sentAt: number,
   signal: AbortSignal,
 ): Promise<ImportRecord | undefined> {
-  const list = await apiFetchParsed(importHistorySchema, IMPORTS_PATH, {
-    query: { status: 'running', kind, limit: 10 },
-    signal,
-  });
+  const list = await apiFetchParsedLater(
+    async () => (await importSchemas()).importHistorySchema,
+    IMPORTS_PATH,
+    {
+      query: { status: 'running', kind, limit: 10 },
+      signal,
+    },
+  );
   // A minute of slack for a server clock a little behind the browser's.
   const since = sentAt - 60_000;
   return list.data.find(
@@ -32,7 +39,13 @@ export async function findRunningImport(
 
 /** One import with its progress (and, once finished, its row problems). */
 export function readImport(id: number, signal: AbortSignal) {
-  return apiFetchParsed(importDetailSchema, `${IMPORTS_PATH}/${id}`, { signal });
+  return apiFetchParsedLater(
+    async () => (await importSchemas()).importDetailSchema,
+    `${IMPORTS_PATH}/${id}`,
+    {
+      signal,
+    },
+  );
 }
 
 /**

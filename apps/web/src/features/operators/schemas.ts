@@ -1,3 +1,11 @@
-// The response schemas of these lists, fetched on demand alongside their requests (see
-// list/declaration.ts `listSource`): zod and the schemas stay out of a list page's first download.
-export { operatorListSchema } from '@obd/contract';
+// The response schemas of the operators list and of the actions on it, fetched on demand alongside
+// their requests (list/declaration.ts `listSource`, lib/api.ts `apiFetchParsedLater`): zod and the
+// schemas stay out of the Operators screen's first download.
+export {
+  invitationResponseSchema,
+  operatorListSchema,
+  operatorRowSchema,
+  passwordResetIssuedSchema,
+  pendingInvitationsSchema,
+  sessionsEndedSchema,
+} from '@obd/contract';

@@ -1,8 +1,8 @@
-import { type ImportRecord, importDetailSchema } from '@obd/contract';
+import type { ImportRecord } from '@obd/contract';
 import { IMPORTS_PATH } from '@obd/contract/constants';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { apiFetchParsed } from '../../lib/api.ts';
+import { readImport } from '../../upload/importProgress.ts';
 import { pace } from '../../upload/RunningImports.tsx';
 
 /** How often a running import's row of the Import History is read again. */
@@ -35,7 +35,7 @@ function RunningStatistics({
   const client = useQueryClient();
   const live = useQuery({
     queryKey: ['imports', 'live', record.id],
-    queryFn: ({ signal }) => apiFetchParsed(importDetailSchema, `${IMPORTS_PATH}/${record.id}`, { signal }),
+    queryFn: ({ signal }) => readImport(record.id, signal),
     refetchInterval: (query) =>
       query.state.data && query.state.data.status !== 'running' ? false : HISTORY_POLL_MS,
     retry: false,

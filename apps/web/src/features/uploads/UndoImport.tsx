@@ -1,10 +1,11 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { type ImportRecord, importUndoResponseSchema } from '@obd/contract';
+import type { ImportRecord } from '@obd/contract';
 import { importUndoPath } from '@obd/contract/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError, apiFetchParsed } from '../../lib/api.ts';
+import { ApiError, apiFetchParsedLater } from '../../lib/api.ts';
 import { dateTimeText } from '../../list/format.ts';
+import { importSchemas } from '../../upload/importProgress.ts';
 import { hasRole, useFreshRole } from '../auth/roles.tsx';
 
 /**
@@ -17,7 +18,14 @@ export function UndoImport({ record }: { record: ImportRecord }) {
   const [open, setOpen] = useState(false);
   const queryClient = useQueryClient();
   const undo = useMutation({
-    mutationFn: () => apiFetchParsed(importUndoResponseSchema, importUndoPath(record.id), { method: 'POST' }),
+    mutationFn: () =>
+      apiFetchParsedLater(
+        async () => (await importSchemas()).importUndoResponseSchema,
+        importUndoPath(record.id),
+        {
+          method: 'POST',
+        },
+      ),
     onSuccess: async () => {
       setOpen(false);
       await queryClient.invalidateQueries();

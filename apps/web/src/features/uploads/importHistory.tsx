@@ -1,13 +1,5 @@
 import { Text } from '@mantine/core';
-import {
-  type ImportDetail,
-  type ImportHistoryQuery,
-  type ImportRecord,
-  type ImportStatus,
-  importDetailSchema,
-  importHistorySchema,
-  type RowProblem,
-} from '@obd/contract';
+import type { ImportDetail, ImportHistoryQuery, ImportRecord, ImportStatus, RowProblem } from '@obd/contract';
 import {
   IMPORT_HISTORY_PAGE_SIZE,
   IMPORT_KIND_LABELS,
@@ -22,6 +14,7 @@ import type { DetailDeclaration, SummaryField } from '../../list/detail.ts';
 import { cellText, dateTimeColumn, dateTimeText, durationText } from '../../list/format.ts';
 import { bytesText, countText } from '../../upload/format.ts';
 import { DownloadProblemsButton } from '../../upload/ImportFlowViews.tsx';
+import { importSchemas } from '../../upload/importProgress.ts';
 import { LiveStatistics } from './LiveStatistics.tsx';
 import { UndoImport } from './UndoImport.tsx';
 
@@ -115,7 +108,7 @@ const HISTORY_FILTERS: readonly FilterField<QueryFilterName<ImportHistoryQuery>>
 
 export const importHistoryList = defineList({
   title: 'Import History',
-  source: listSource(IMPORTS_PATH, importHistorySchema, 'data'),
+  source: listSource(IMPORTS_PATH, async () => (await importSchemas()).importHistorySchema, 'data'),
   pageSize: IMPORT_HISTORY_PAGE_SIZE,
   filters: HISTORY_FILTERS,
   columns: [
@@ -169,7 +162,7 @@ function StatsLines({ stats }: { stats: Record<string, unknown> | null }) {
 export const importDetails: DetailDeclaration<ImportDetail> = {
   title: 'Import Details',
   endpoint: IMPORTS_PATH,
-  schema: importDetailSchema,
+  schema: async () => (await importSchemas()).importDetailSchema,
   listPath: IMPORT_HISTORY_PATHS.list,
   messages: { notFound: 'The import was not found.', error: 'Something went wrong' },
   summary: [
