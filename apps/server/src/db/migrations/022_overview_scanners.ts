@@ -20,15 +20,19 @@ import type { Dialect } from '../database.ts';
  * seed's bulk rebuild) keeps them in step: when an (e-mail, day) row starts or stops counting scans,
  * the pairs (day, prev), (next, day) and (next, prev) of that e-mail move. SQLite: per row, with the
  * (e-mail, day) index 011 made for this. PostgreSQL: per statement, the pairs of the e-mails touched
- * recomputed before and after (window `lag`), under a transaction-scoped advisory lock per e-mail
- * (one lock for all when a statement touches more than 1,000 e-mails), so that two server
- * processes adding days of the same e-mail see each other's days in turn.
+ * recomputed before and after (window `lag`), under transaction-scoped advisory locks on the
+ * e-mails' stripes taken in order, so that two server processes adding days of the same e-mail
+ * see each other's days in turn.
  */
 
 /** Advisory lock class of this structure (PostgreSQL). */
 const LOCK = 13022;
-/** E-mails a statement may lock one by one; past this, one lock for all. */
-const LOCK_EACH = 1000;
+/**
+ * E-mails are locked by stripe (a hash of the e-mail, 256 stripes): a transaction holds at most
+ * 256 advisory locks however many e-mails an import writes (one per e-mail would exhaust the lock
+ * table), at the cost of serialising two writers of unrelated e-mails of the same stripe.
+ */
+const STRIPES = 256;
 
 export function overviewScannersMigration(dialect: Dialect) {
   const postgres = dialect === 'postgres';
@@ -130,12 +134,8 @@ async function postgresTriggers(db: Kysely<any>) {
     const flips = `flips AS (${flipsOf[op]})`;
     return `
     IF EXISTS (WITH ${flips} SELECT 1 FROM flips) THEN
-      IF (WITH ${flips} SELECT count(DISTINCT e) FROM flips) > ${LOCK_EACH} THEN
-        PERFORM pg_advisory_xact_lock(${LOCK}, 0);
-      ELSE
-        PERFORM pg_advisory_xact_lock_shared(${LOCK}, 0);
-        PERFORM pg_advisory_xact_lock(${LOCK}, hashtext(e)) FROM (WITH ${flips} SELECT DISTINCT e FROM flips ORDER BY e) x;
-      END IF;
+      PERFORM pg_advisory_xact_lock(${LOCK}, x.stripe)
+        FROM (WITH ${flips} SELECT DISTINCT hashtext(e) & ${STRIPES - 1} AS stripe FROM flips ORDER BY 1) x;
       -- A statement of its own: after the locks, the days other transactions committed are seen.
       WITH ${flips},
       es AS (SELECT DISTINCT e FROM flips),
