@@ -71,7 +71,7 @@ export async function benchOverview(databaseUrl: string): Promise<string[]> {
     await client.connect();
     try {
       await client.query(
-        'VACUUM (ANALYZE) scans, scan_dtcs, overview_days, overview_months, list_totals, list_days, fault_codes',
+        'VACUUM (ANALYZE) scans, scan_dtcs, overview_days, overview_months, overview_scanner_days, overview_scanner_months, list_totals, list_days, fault_codes',
       );
     } finally {
       await client.end();

@@ -38,18 +38,20 @@ export function overviewScannersMigration(dialect: Dialect) {
   const postgres = dialect === 'postgres';
   return {
     async up(db: Kysely<any>) {
-      const count = postgres ? 'bigint' : 'integer';
+      // Read as ranges of the primary key: SQLite stores the rows in its order (WITHOUT ROWID),
+      // PostgreSQL's key carries the count (index-only reads, no scattered heap pages, which at a
+      // few thousand rows made the planner pick parallel bitmap scans, 240 ms at load 12).
       for (const [table, bucket] of [
         ['overview_scanner_days', 'day'],
         ['overview_scanner_months', 'month'],
       ] as const) {
-        await db.schema
-          .createTable(table)
-          .addColumn(bucket, 'text', (c) => c.notNull())
-          .addColumn('prev', 'text', (c) => c.notNull())
-          .addColumn('n', count, (c) => c.notNull())
-          .addPrimaryKeyConstraint(`${table}_pk`, [bucket, 'prev'])
-          .execute();
+        await sql
+          .raw(
+            postgres
+              ? `CREATE TABLE ${table} (${bucket} text NOT NULL, prev text NOT NULL, n bigint NOT NULL, CONSTRAINT ${table}_pk PRIMARY KEY (${bucket}, prev) INCLUDE (n))`
+              : `CREATE TABLE ${table} (${bucket} text NOT NULL, prev text NOT NULL, n integer NOT NULL, CONSTRAINT ${table}_pk PRIMARY KEY (${bucket}, prev)) WITHOUT ROWID`,
+          )
+          .execute(db);
       }
       // E-mails that scanned already.
       const pairs = `SELECT day, coalesce(lag(day) OVER (PARTITION BY key ORDER BY day), '') AS prev
