@@ -29,17 +29,140 @@ export default defineConfig({
         // bundler, each part of a library goes with the chunks that use it.
         codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
+              priority: 3,
+            },
             // Floating-ui positions Mantine's popovers, menus and comboboxes, which a list fetches on
             // first use (list/onFirstUse.tsx): in a chunk of its own, it is not merged into a chunk
             // the list's first download needs (the table's, the layout's) and fetched with it.
-            { name: 'floating-ui', test: /node_modules[\\/]@floating-ui[\\/]/ },
+            { name: 'floating-ui', test: /node_modules[\\/]@floating-ui[\\/]/, priority: 3 },
+            ...routeGroups(),
           ],
         },
       },
     },
   },
 });
+
+/**
+ * Fewer, larger chunks for the first download (issue 14 item 6). Left to the bundler, every part of
+ * Mantine and every small module two screens share is a file of its own: a list page opened in a
+ * fresh tab asked for 48 files, and over HTTP/1.1's six connections they came in 4–6 waves. Two
+ * groups, each a set of modules every page of its kind needs anyway:
+ * - `app`: everything the entry imports statically (`$initial`: the login page, the router, the
+ *   providers, the Mantine core they draw with) — one file beside the entry instead of ~17.
+ * - `list`: what a guarded list page needs besides that, as the router loads it: the layout, the
+ *   list engine (ListScreen), the list's query and what they import statically, down to Mantine's
+ *   Table and inputs and the Query hooks — one file instead of ~30. Their menus and dialogs stay on
+ *   first use (dynamic imports are not followed), and each feature's declarations stay their own chunk.
+ * A screen that uses one module of a group downloads the whole group (the Overview takes `list` for
+ * its layout), which every guarded screen needs nearly all of anyway.
+ */
+function routeGroups() {
+  const src = (file: string) => path.join(import.meta.dirname, 'src', ...file.split('/'));
+  const listPage = ['app/AppLayout.tsx', 'list/ListScreen.tsx', 'list/listQuery.ts'].map(src);
+  let list: Set<string> | undefined;
+  return [
+    { name: 'app', tags: ['$initial' as const], priority: 2 },
+    {
+      debugName: 'list',
+      name: (id: string, graph: ModuleGraph) => {
+        list ??= staticClosure(graph, listPage);
+        return list.has(id) ? 'list' : null;
+      },
+      priority: 1,
+    },
+  ];
+}
+
+export type ModuleGraph = {
+  getModuleInfo(id: string): { code: string | null; importedIds: readonly string[] } | null;
+};
+
+/**
+ * The modules `from` import statically, and theirs, in the bundler's module graph. A library's
+ * index (`@mantine/core`, `@mantine/hooks`, `@tanstack/react-query`) imports every part of it: the
+ * walk goes only to the parts a module takes from it by name (`import { Table } from '@mantine/core'`),
+ * as tree-shaking does, else the group would hold all of Mantine.
+ */
+export function staticClosure(graph: ModuleGraph, from: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...from];
+  while (stack.length > 0) {
+    const id = stack.pop() as string;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const info = graph.getModuleInfo(id);
+    if (!info) continue;
+    const named = namedImports(info.code ?? '');
+    for (const imported of info.importedIds) {
+      const parts = barrelParts(graph, imported);
+      const specifier =
+        parts && [...named.keys()].find((spec) => imported.includes(`/node_modules/${spec}/`));
+      const names = specifier === undefined ? undefined : named.get(specifier);
+      if (!parts || !names) stack.push(imported);
+      else for (const name of names) stack.push(...(parts.get(name) ?? [imported]));
+    }
+  }
+  return seen;
+}
+
+/** `import { a, b as c } from 'x'` → x: [a, b]; a namespace or side-effect import of x → x: undefined. */
+function namedImports(code: string): Map<string, string[] | undefined> {
+  const named = new Map<string, string[] | undefined>();
+  for (const [, list, spec] of code.matchAll(
+    /import\s+(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*["']([^"']+)["']/g,
+  )) {
+    const names = (list ?? '')
+      .split(',')
+      .map((part) => part.trim().split(/\s+as\s+/)[0] ?? '')
+      .filter(Boolean);
+    const before = named.get(spec ?? '');
+    named.set(
+      spec ?? '',
+      before === undefined && named.has(spec ?? '') ? undefined : [...(before ?? []), ...names],
+    );
+  }
+  for (const [, spec] of code.matchAll(/import\s+(?:\*\s+as\s+[\w$]+\s+from\s*)?["']([^"']+)["']/g)) {
+    named.set(spec ?? '', undefined);
+  }
+  return named;
+}
+
+/**
+ * A library's index that only imports its parts and exports them again: exported name → the part's
+ * module. Undefined for any other module.
+ */
+function barrelParts(graph: ModuleGraph, id: string): Map<string, string[]> | undefined {
+  if (!/[\\/]node_modules[\\/].*[\\/]index\.m?js$/.test(id)) return undefined;
+  const code = graph.getModuleInfo(id)?.code ?? '';
+  const rest = code
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*(?:import|export)\s[^;]*;/gm, '')
+    .replace(/^\s*["']use client["'];?/gm, '')
+    .trim();
+  if (rest !== '') return undefined;
+  const local = new Map<string, string>();
+  const parts = new Map<string, string[]>();
+  const file = (spec: string) => path.resolve(path.dirname(id), spec);
+  for (const [, list, spec] of code.matchAll(/import\s*\{([^}]*)\}\s*from\s*["'](\.[^"']+)["']/g)) {
+    for (const part of (list ?? '').split(',')) {
+      const [name, as] = part.trim().split(/\s+as\s+/);
+      if (name) local.set((as ?? name).trim(), file(spec ?? ''));
+    }
+  }
+  for (const [, list, spec] of code.matchAll(/export\s*\{([^}]*)\}(?:\s*from\s*["'](\.[^"']+)["'])?/g)) {
+    for (const part of (list ?? '').split(',')) {
+      const [name, as] = part.trim().split(/\s+as\s+/);
+      if (!name) continue;
+      const target = spec ? file(spec) : local.get(name.trim());
+      if (target) parts.set((as ?? name).trim(), [target]);
+    }
+  }
+  return parts;
+}
 
 /**
  * dist/.vite/modules.json: which chunk each source module of the app went to (`src/…` → file). The
