@@ -75,12 +75,16 @@ describe.each(DIALECTS)('overview distinct scanners on %s', (dialect) => {
     // The pair tables equal their recomputation from the (e-mail, day) counters.
     const kept = await sql<{ b: string; prev: string; n: unknown }>`
       SELECT day AS b, prev, n FROM overview_scanner_days WHERE n <> 0
-      UNION ALL SELECT month AS b, prev, n FROM overview_scanner_months WHERE n <> 0`.execute(t.db.kysely);
+      UNION ALL SELECT month AS b, prev, n FROM overview_scanner_months WHERE n <> 0
+      UNION ALL SELECT day || '+' AS b, prev, n FROM overview_scanner_day_months WHERE n <> 0`.execute(
+      t.db.kysely,
+    );
     const fresh = await sql<{ b: string; prev: string; n: unknown }>`
       WITH p AS (SELECT day, coalesce(lag(day) OVER (PARTITION BY key ORDER BY day), '') AS prev
         FROM overview_days WHERE topic = 'email' AND n > 0)
       SELECT day AS b, prev, count(*) AS n FROM p GROUP BY day, prev
-      UNION ALL SELECT substr(day, 1, 7) AS b, prev, count(*) AS n FROM p GROUP BY substr(day, 1, 7), prev`.execute(
+      UNION ALL SELECT substr(day, 1, 7) AS b, prev, count(*) AS n FROM p GROUP BY substr(day, 1, 7), prev
+      UNION ALL SELECT day || '+' AS b, substr(prev, 1, 7), count(*) AS n FROM p GROUP BY day, substr(prev, 1, 7)`.execute(
       t.db.kysely,
     );
     const norm = (r: { rows: { b: string; prev: string; n: unknown }[] }) =>

@@ -341,6 +341,8 @@ export interface Database {
    */
   overview_scanner_days: { day: string; prev: string; n: number | string };
   overview_scanner_months: { month: string; prev: string; n: number | string };
+  /** 022: the same per day, with `prev` cut to its month ('YYYY-MM', '' for never). */
+  overview_scanner_day_months: { day: string; prev: string; n: number | string };
 }
 
 interface CatalogueColumns {

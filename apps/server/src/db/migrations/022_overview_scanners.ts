@@ -8,13 +8,15 @@ import type { Dialect } from '../database.ts';
  *
  * - `overview_scanner_days (day, prev, n)`: how many e-mails scanned on `day` and, before it, last
  *   on `prev` (`''`: never before);
- * - `overview_scanner_months (month, prev, n)`: the same summed over the days of `month`.
+ * - `overview_scanner_months (month, prev, n)`: the same summed over the days of `month`;
+ * - `overview_scanner_day_months (day, prev, n)`: the same with `prev` cut to its month ('YYYY-MM').
  *
  * An e-mail scanned in [a, b] exactly when one of its scan days in [a, b] has its previous scan
  * day before a (its first scan day of the period), so the distinct count of a period is
  * `sum(n) WHERE day in [a, b] AND prev < a` — over whole months from the month table and over the
- * edge days from the day table: a few thousand rows for a year, whatever the number of e-mails.
- * Both tables hold at most one row per pair of days (some 150,000 for 18 months of data).
+ * edge days from the day-month table (previous months before a's) and the day table (previous days
+ * of a's month before a): some 2,000 rows for any period, whatever the number of e-mails. The day
+ * table holds at most one row per pair of days (135,000 at a million scans over 18 months).
  *
  * Kept by triggers on `overview_days` itself, so that whatever writes it (the scans' triggers, the
  * seed's bulk rebuild) keeps them in step: when an (e-mail, day) row starts or stops counting scans,
@@ -44,6 +46,7 @@ export function overviewScannersMigration(dialect: Dialect) {
       for (const [table, bucket] of [
         ['overview_scanner_days', 'day'],
         ['overview_scanner_months', 'month'],
+        ['overview_scanner_day_months', 'day'],
       ] as const) {
         await sql
           .raw(
@@ -66,9 +69,17 @@ export function overviewScannersMigration(dialect: Dialect) {
           `INSERT INTO overview_scanner_months (month, prev, n) SELECT substr(day, 1, 7), prev, sum(n) FROM overview_scanner_days GROUP BY substr(day, 1, 7), prev`,
         )
         .execute(db);
+      await sql
+        .raw(
+          `INSERT INTO overview_scanner_day_months (day, prev, n) SELECT day, substr(prev, 1, 7), sum(n) FROM overview_scanner_days GROUP BY day, substr(prev, 1, 7)`,
+        )
+        .execute(db);
       if (postgres) await postgresTriggers(db);
       else await sqliteTriggers(db);
-      if (postgres) await sql`ANALYZE overview_scanner_days, overview_scanner_months`.execute(db);
+      if (postgres)
+        await sql`ANALYZE overview_scanner_days, overview_scanner_months, overview_scanner_day_months`.execute(
+          db,
+        );
     },
   };
 }
@@ -93,7 +104,9 @@ function sqliteMove(e: string, d: string, sign: 1 | -1, when: string): string {
     INSERT INTO overview_scanner_days (day, prev, n) SELECT b, pr, k FROM (${moves}) m WHERE true
       ${upsert('overview_scanner_days', 'day')};
     INSERT INTO overview_scanner_months (month, prev, n) SELECT substr(b, 1, 7), pr, k FROM (${moves}) m WHERE true
-      ${upsert('overview_scanner_months', 'month')};`;
+      ${upsert('overview_scanner_months', 'month')};
+    INSERT INTO overview_scanner_day_months (day, prev, n) SELECT b, substr(pr, 1, 7), k FROM (${moves}) m WHERE true
+      ${upsert('overview_scanner_day_months', 'day')};`;
 }
 
 async function sqliteTriggers(db: Kysely<any>) {
@@ -154,7 +167,11 @@ async function postgresTriggers(db: Kysely<any>) {
         GROUP BY day, prev HAVING sum(k) <> 0),
       by_day AS (
         INSERT INTO overview_scanner_days (day, prev, n) SELECT day, prev, k FROM moves ORDER BY day, prev
-        ${upsert('overview_scanner_days', 'day')})
+        ${upsert('overview_scanner_days', 'day')}),
+      by_day_month AS (
+        INSERT INTO overview_scanner_day_months (day, prev, n)
+          SELECT day, substr(prev, 1, 7), sum(k) FROM moves GROUP BY 1, 2 ORDER BY 1, 2
+        ${upsert('overview_scanner_day_months', 'day')})
       INSERT INTO overview_scanner_months (month, prev, n)
         SELECT substr(day, 1, 7), prev, sum(k) FROM moves GROUP BY 1, 2 ORDER BY 1, 2
         ${upsert('overview_scanner_months', 'month')};

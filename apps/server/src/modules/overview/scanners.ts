@@ -11,16 +11,18 @@ type Db = Kysely<Database>;
  * e-mail's previous scan day): an e-mail scanned in [from, to] exactly when one of its scan days
  * there follows a scan day before `from` (or none) — its first of the period, one per e-mail. So the
  * count is the sum of the pairs whose day is in the period and whose previous day is before it: over
- * the whole months from the month table, over the edge days from the day table (their primary keys,
- * each bucket's prefix of previous days), a few thousand rows for a year whatever the e-mails.
+ * the whole months from the month table; over the edge days, the previous months before `from`'s
+ * from the day-month table and the previous days of `from`'s month from the day table (ranges of
+ * their primary keys): about 2,000 rows for any period, whatever the number of e-mails.
  */
 export async function scanningUsers(db: Db, period: Period): Promise<number> {
   const split = splitPeriod(period);
+  const firstMonth = period.from.slice(0, 7);
   const parts = [
-    ...split.days.map(
-      ([a, b]) =>
-        sql`SELECT n FROM overview_scanner_days WHERE day >= ${a} AND day <= ${b} AND prev < ${period.from}`,
-    ),
+    ...split.days.flatMap(([a, b]) => [
+      sql`SELECT n FROM overview_scanner_day_months WHERE day >= ${a} AND day <= ${b} AND prev < ${firstMonth}`,
+      sql`SELECT n FROM overview_scanner_days WHERE day >= ${a} AND day <= ${b} AND prev >= ${`${firstMonth}-01`} AND prev < ${period.from}`,
+    ]),
     ...(split.months
       ? [
           sql`SELECT n FROM overview_scanner_months WHERE month >= ${split.months[0]} AND month <= ${split.months[1]} AND prev < ${period.from}`,
