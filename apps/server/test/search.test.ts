@@ -154,6 +154,15 @@ describe.each(DIALECTS)('search on %s', (dialect) => {
     expect(body.scans.seeAll).toEqual({ email: 'sharma@' });
   });
 
+  it('finds the scans of an address typed whole (any case) by its own key, newest first', async () => {
+    const body = (await get(`q=${encodeURIComponent('Ravi.Sharma@Example.com')}`)).json();
+    expect(body.kind).toBe('email');
+    expect(body.scans.hits.map((s: { id: number }) => s.id)).toEqual([ids.c, ids.a]);
+    expect(body.scans.seeAll).toEqual({ email: 'Ravi.Sharma@Example.com' });
+    // An address no scan has: the contains search still answers (none here).
+    expect((await get('q=nobody%40example.com')).json().scans.hits).toEqual([]);
+  });
+
   it('finds scans by a licence plate, whole or in part', async () => {
     const whole = (await get(`q=${encodeURIComponent('MH 12 AB 1234')}`)).json();
     expect(whole.kind).toBe('plate');
