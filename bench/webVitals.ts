@@ -7,7 +7,9 @@
  * start of the navigation, and the JavaScript the load fetched (transfer and decoded sizes).
  *
  *   node --import tsx bench/webVitals.ts        (BENCH_RUNS=<n> loads per case, default 7;
- *                                                BENCH_SKIP_BUILD=1 uses apps/web/dist as it is)
+ *                                                BENCH_SKIP_BUILD=1 uses apps/web/dist as it is;
+ *                                                BENCH_SCREENSHOTS=<folder> also saves each page,
+ *                                                light and dark, once loaded)
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -106,8 +108,13 @@ export function waves(files: readonly { startTime: number; responseEnd: number }
   return count;
 }
 
-async function newContext(browser: Browser, token: string | undefined, page: PageCase) {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+async function newContext(
+  browser: Browser,
+  token: string | undefined,
+  page: PageCase,
+  colorScheme: 'light' | 'dark' = 'light',
+) {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, colorScheme });
   if (page.signedIn && token) {
     await context.addInitScript(
       (value) => (globalThis as unknown as PageGlobals).localStorage.setItem('token', value),
@@ -225,6 +232,24 @@ export async function benchWebVitals(): Promise<string[]> {
         const line = summary(page.name, cache, loads);
         console.log(line);
         lines.push(line);
+      }
+    }
+    const shots = process.env.BENCH_SCREENSHOTS;
+    if (shots) {
+      for (const page of PAGES) {
+        for (const scheme of ['light', 'dark'] as const) {
+          const context = await newContext(browser, token, page, scheme);
+          try {
+            const tab = await context.newPage();
+            await tab.goto(`${server.url}${page.path}`);
+            await tab.waitForSelector(page.ready, { timeout: 30_000 });
+            const file = path.join(shots, `${page.name.replace(/\W+/g, '-')}-${scheme}.png`);
+            await tab.screenshot({ path: file });
+            console.log(`screenshot ${file}`);
+          } finally {
+            await context.close();
+          }
+        }
       }
     }
     const machine = `machine load ${os
