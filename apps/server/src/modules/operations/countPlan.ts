@@ -45,6 +45,15 @@ export async function rows<T = Row>(db: Kysely<Database>, query: ReturnType<type
   return (await query.execute(db)).rows as T[];
 }
 
+/**
+ * SQLite: a contains filter tested on the row itself, kept off every index (`+`) — the same rows
+ * as its matching values in `list_totals` (both are `LIKE` of the same pattern), for a fragment
+ * that matches more values than are worth listing (MAX_PAIR_VALUES).
+ */
+export function rowTest(column: string, value: unknown) {
+  return sql<SqlBool>`+${sql.ref(column)} LIKE ${likePattern(String(value))} ESCAPE '\\'`;
+}
+
 /** Every row of a counted table: its counter row with no column and no value. */
 export async function tableTotal(db: Kysely<Database>, table: string): Promise<number> {
   const found = await rows<{ n: unknown }>(

@@ -9,6 +9,7 @@ import {
   nocase,
   type Plan,
   rows,
+  rowTest,
   sumOf,
   valueList,
   WALK_SHARE,
@@ -75,8 +76,17 @@ export function pairPlan<Q extends object>(
       );
       total = Number(summed?.n ?? 0);
     }
+    // SQLite: a fragment matching too many values to list is tested on the rows the other
+    // filter's index selects ('gmail' with 'toyota': 3.6 s → 0.25 s of CPU at a million scans).
+    const rowTested = (f: (typeof filters)[number], vs: readonly unknown[]) =>
+      dialect === 'sqlite' && f.rule.match === 'contains' && vs.length > MAX_PAIR_VALUES;
     // The rarer filter drives a sort of few matches; the other is tested on its rows.
-    const rarer = sumOf(xs) <= sumOf(ys) ? x.rule.column : y.rule.column;
+    const rarer =
+      rowTested(x, xs) !== rowTested(y, ys)
+        ? (rowTested(x, xs) ? y : x).rule.column
+        : sumOf(xs) <= sumOf(ys)
+          ? x.rule.column
+          : y.rule.column;
     // SQLite: a filter of one value whose column has a (value, time) index (001's exact ones,
     // 017's) is walked in time order through it, whatever the share: it reads (offset + page) ×
     // its matches / the pair's rows, never more than the time index would, and sorts nothing.
@@ -93,6 +103,7 @@ export function pairPlan<Q extends object>(
       if (walk && driver === column) return sql<SqlBool>`${sql.ref(column)} = ${vals[0]}`;
       const indexed = !walk && column === rarer;
       if (vals.length === 0) return sql<SqlBool>`1 = 0`;
+      if (rowTested(f, vals)) return rowTest(column, f.value);
       if (dialect === 'postgres') {
         if (f.rule.match !== 'contains')
           return sql<SqlBool>`${sql.ref(column)} = ${f.rule.match === 'flag' ? (f.value ? 1 : 0) : f.value}`;

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_PAIR_VALUES } from '../src/modules/operations/countPlan.ts';
+import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
+
+/*
+ * A fragment matching more values than the planner lists (MAX_PAIR_VALUES; 'gmail' among a
+ * million app users matches ~300,000 addresses) is tested on the rows instead (countPlan.ts
+ * rowTest). With a second filter of every kind — a counted one (make, country), an uncounted one
+ * (a plate, through its trigram table), a start and an end bound — each total equals the rows
+ * the filters select, on pages 1 and 3, in the list's order.
+ */
+describe.each(DIALECTS)('a fragment matching more values than are listed, on %s', (dialect) => {
+  let t: TestContext;
+  let headers: Record<string, string>;
+  const ADDRESSES = MAX_PAIR_VALUES + 200;
+  const hours = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString();
+  type Row = { email: string; make: string; plate: string; country: number; start: string; end: string };
+  const rows: Row[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    headers = (await signedIn(t.db)).headers;
+    for (let i = 0; i < ADDRESSES + 40; i++)
+      rows.push({
+        // 40 rows of another provider, so the fragment does not match everything.
+        email: i < ADDRESSES ? `driver${i}@gmail.com` : `driver${i}@example.com`,
+        make: i % 3 === 0 ? 'Toyota' : 'Honda',
+        plate: i % 50 === 0 ? `MH12ZZ${i}` : `KA05AB${i}`,
+        country: i % 4 === 0 ? 44 : 91,
+        start: hours(i),
+        end: new Date(Date.parse(hours(i)) + 600_000).toISOString(),
+      });
+    for (let from = 0; from < rows.length; from += 500)
+      await t.db.kysely
+        .insertInto('scans')
+        .values(
+          rows.slice(from, from + 500).map((r, k) => ({
+            email: r.email,
+            app_user_id: null,
+            scan_start_time: r.start,
+            scan_end_time: r.end,
+            make: r.make,
+            model: 'Civic',
+            license_plate: r.plate,
+            vin: `1HGCM82633A${String(100000 + from + k)}`,
+            scan_ended: 1,
+            country_id: r.country,
+            function: 'Full Scan',
+            type: 'OBD',
+            app_version: '3.4.1',
+            pdf_report: null,
+            scan_res_array: '[]',
+            decoded_array: '[]',
+          })),
+        )
+        .execute();
+  }, 300_000);
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const gmail = (r: Row) => r.email.includes('gmail');
+  const cases: [string, (r: Row) => boolean][] = [
+    ['email=gmail&make=toyota', (r) => gmail(r) && r.make === 'Toyota'],
+    ['email=gmail&country_id=44', (r) => gmail(r) && r.country === 44],
+    ['email=gmail&license_plate=h12zz', (r) => gmail(r) && r.plate.includes('H12ZZ')],
+    [`email=gmail&scan_start_time=${hours(3000)}`, (r) => gmail(r) && r.start >= hours(3000)],
+    [`email=gmail&scan_end_time=${hours(400)}`, (r) => gmail(r) && r.end <= hours(400)],
+    [
+      `email=gmail&make=honda&scan_start_time=${hours(4000)}`,
+      (r) => gmail(r) && r.make === 'Honda' && r.start >= hours(4000),
+    ],
+  ];
+  for (const [filter, selects] of cases)
+    it(`answers ${filter} with its exact total and rows`, async () => {
+      // Newest start first, as the list orders them (ids rise with the start here).
+      const expected = rows.filter(selects).reverse();
+      for (const page of [1, 3]) {
+        const res = await t.app.inject({
+          method: 'GET',
+          url: `/api/ScanDetail?${filter}&page=${page}&limit=10`,
+          headers,
+        });
+        expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+        const body = res.json() as { total: number; scans: { email: string }[] };
+        expect(body.total, `${filter} page ${page}`).toBe(expected.length);
+        expect(body.scans.map((s) => s.email)).toEqual(
+          expected.slice((page - 1) * 10, page * 10).map((r) => r.email),
+        );
+      }
+    });
+});
