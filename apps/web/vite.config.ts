@@ -49,7 +49,7 @@ export default defineConfig({
 /**
  * Fewer, larger chunks for the first download (issue 14 item 6). Left to the bundler, every part of
  * Mantine and every small module two screens share is a file of its own: a list page opened in a
- * fresh tab asked for 48 files, and over HTTP/1.1's six connections they came in 4–6 waves. Two
+ * fresh tab asked for 48 files, and over HTTP/1.1's six connections they came in 4–6 waves. Three
  * groups, each a set of modules every page of its kind needs anyway:
  * - `app`: everything the entry imports statically (`$initial`: the login page, the router, the
  *   providers, the Mantine core they draw with) — one file beside the entry instead of ~17.
@@ -57,6 +57,7 @@ export default defineConfig({
  *   list engine (ListScreen), the list's query and what they import statically, down to Mantine's
  *   Table and inputs and the Query hooks — one file instead of ~30. Their menus and dialogs stay on
  *   first use (dynamic imports are not followed), and each feature's declarations stay their own chunk.
+ * - `schemas`: zod with the contract's schemas, fetched beside a list's first request (its reader).
  * A screen that uses one module of a group downloads the whole group (the Overview takes `list` for
  * its layout), which every guarded screen needs nearly all of anyway.
  */
@@ -66,6 +67,14 @@ function routeGroups() {
   let list: Set<string> | undefined;
   return [
     { name: 'app', tags: ['$initial' as const], priority: 2 },
+    // zod with the contract's schemas: what a list's first request loads beside it (its reader), one
+    // file rather than zod and five small contract chunks. Below `list`: the zod-free constants the
+    // list and the entry import stay with them.
+    {
+      name: 'schemas',
+      test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]packages[\\/]contract[\\/]src[\\/]/,
+      priority: 0,
+    },
     {
       debugName: 'list',
       name: (id: string, graph: ModuleGraph) => {
