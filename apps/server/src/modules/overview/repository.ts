@@ -182,29 +182,11 @@ async function perDay(db: Db, topic: string, period: Period) {
   );
 }
 
-/** Rows of a counted activity list (004's `list_days`, the whole table) over a period. */
-async function listDaysTotal(db: Db, table: string, period: Period): Promise<number> {
-  const [r] = await rows<{ n: unknown }>(
-    db,
-    sql`SELECT sum(n) AS n FROM list_days WHERE tbl = ${table} AND col = '' AND val = '' AND day >= ${period.from} AND day <= ${period.to}`,
-  );
-  return num(r?.n);
-}
-
 /** The time bounds of a period's days: start ≥ from 00:00, < the day after `to`. */
 const timeBounds = (period: Period) => [
   `${period.from}T00:00:00.000Z`,
   `${addDays(period.to, 1)}T00:00:00.000Z`,
 ];
-
-/** App users created in the period: its days' counters (migration 020), not a count of users. */
-async function newUsers(db: Db, period: Period): Promise<number> {
-  const [r] = await rows<{ n: unknown }>(
-    db,
-    sql`SELECT sum(n) AS n FROM user_counts WHERE col = 'created' AND val = '' AND day >= ${period.from} AND day <= ${period.to}`,
-  );
-  return num(r?.n);
-}
 
 /** App users per plan or status (migration 020's counters; a million users are not grouped). */
 async function usersBy(db: Db, col: 'plan' | 'status') {
@@ -214,37 +196,36 @@ async function usersBy(db: Db, col: 'plan' | 'status') {
   );
 }
 
-async function importCounts(db: Db, period: Period): Promise<{ all: number; failed: number }> {
-  const [a, b] = timeBounds(period);
-  const [r] = await rows<{ n: unknown; failed: unknown }>(
-    db,
-    sql`SELECT count(*) AS n, sum(CASE WHEN status = 'failed' THEN 1 ELSE 0 END) AS failed FROM imports WHERE started_at >= ${a} AND started_at < ${b}`,
-  );
-  return { all: num(r?.n), failed: num(r?.failed) };
-}
-
-/** The figures of one period (the current one or the previous). */
+/**
+ * The figures of one period (the current one or the previous), in one statement of scalar
+ * subqueries, each a sum of counters (or, for imports, a small table read through its index):
+ * scans (011's segment counters), special-function and actuation runs (004's `list_days`, the whole
+ * table), app users who scanned (022's pairs), new app users (020's days) and imports.
+ */
 async function figuresOf(db: Db, period: Period) {
-  const scans = rows<{ n: unknown }>(
+  const { from, to } = period;
+  const [a, b] = timeBounds(period);
+  const runs = (table: string) =>
+    sql`(SELECT sum(n) FROM list_days WHERE tbl = ${table} AND col = '' AND val = '' AND day >= ${from} AND day <= ${to})`;
+  const [r] = await rows<Record<string, unknown>>(
     db,
-    sql`SELECT sum(n) AS n FROM overview_days WHERE topic = 'segment' AND day >= ${period.from} AND day <= ${period.to}`,
-  ).then((r) => num(r[0]?.n));
-  const [scanCount, specialFunctionRuns, actuationRuns, users, created, imports] = await Promise.all([
-    scans,
-    listDaysTotal(db, 'special_function_runs', period),
-    listDaysTotal(db, 'actuation_runs', period),
-    scanningUsers(db, period),
-    newUsers(db, period),
-    importCounts(db, period),
-  ]);
+    sql`SELECT
+      (SELECT sum(n) FROM overview_days WHERE topic = 'segment' AND day >= ${from} AND day <= ${to}) AS scans,
+      ${runs('special_function_runs')} AS special,
+      ${runs('actuation_runs')} AS actuation,
+      (${scanningUsers(period)}) AS users,
+      (SELECT sum(n) FROM user_counts WHERE col = 'created' AND val = '' AND day >= ${from} AND day <= ${to}) AS created,
+      (SELECT count(*) FROM imports WHERE started_at >= ${a} AND started_at < ${b}) AS imports,
+      (SELECT count(*) FROM imports WHERE started_at >= ${a} AND started_at < ${b} AND status = 'failed') AS failed`,
+  );
   return {
-    scans: scanCount,
-    specialFunctionRuns,
-    actuationRuns,
-    scanningUsers: users,
-    newUsers: created,
-    imports: imports.all,
-    failedImports: imports.failed,
+    scans: num(r?.scans),
+    specialFunctionRuns: num(r?.special),
+    actuationRuns: num(r?.actuation),
+    scanningUsers: num(r?.users),
+    newUsers: num(r?.created),
+    imports: num(r?.imports),
+    failedImports: num(r?.failed),
   };
 }
 
