@@ -6,6 +6,7 @@ import { likePattern } from '../../lib/sql.ts';
 import {
   type Filters,
   MAX_PAIR_VALUES,
+  matchesTooMany,
   nocase,
   type Plan,
   rows,
@@ -60,15 +61,30 @@ export function pairPlan<Q extends object>(
       ? sql`val ${dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`} ${likePattern(String(value))} ESCAPE '\\'`
       : sql`val = ${rule.match === 'flag' ? (value ? '1' : '0') : String(value)}`;
   return async () => {
+    // SQLite: a fragment matching too many values to list is tested on the rows the other
+    // filter's index selects ('gmail' with 'toyota': 3.6 s → 0.25 s of CPU at a million scans);
+    // its values are never read.
+    const [testX, testY] = [
+      await matchesTooMany(db, dialect, table, x.rule, x.value),
+      await matchesTooMany(db, dialect, table, y.rule, y.value),
+    ];
+    const rowTested = (f: (typeof filters)[number]) => (f === x ? testX : testY);
+    const listed = [x, y].filter((f) => !rowTested(f));
     const found = await rows<{ col: string; val: string; n: unknown }>(
       db,
-      sql`SELECT col, val, n FROM list_totals WHERE tbl = ${table} AND ((col = ${x.rule.column} AND ${matching(x)}) OR (col = ${y.rule.column} AND ${matching(y)}) OR (col = '' AND val = ''))`,
+      sql`SELECT col, val, n FROM list_totals WHERE tbl = ${table} AND (${sql.join(
+        [
+          ...listed.map((f) => sql`(col = ${f.rule.column} AND ${matching(f)})`),
+          sql`(col = '' AND val = '')`,
+        ],
+        sql` OR `,
+      )})`,
     );
     const all = sumOf(found.filter((v) => v.col === ''));
     const valuesOf = (c: string) => found.filter((v) => v.col === c && Number(v.n) > 0);
     const [xs, ys] = [valuesOf(x.rule.column), valuesOf(y.rule.column)];
     let total = 0;
-    const many = xs.length > MAX_PAIR_VALUES || ys.length > MAX_PAIR_VALUES;
+    const many = testX || testY || xs.length > MAX_PAIR_VALUES || ys.length > MAX_PAIR_VALUES;
     if (xs.length > 0 && ys.length > 0 && !many) {
       const [summed] = await rows<{ n: unknown }>(
         db,
@@ -76,17 +92,10 @@ export function pairPlan<Q extends object>(
       );
       total = Number(summed?.n ?? 0);
     }
-    // SQLite: a fragment matching too many values to list is tested on the rows the other
-    // filter's index selects ('gmail' with 'toyota': 3.6 s → 0.25 s of CPU at a million scans).
-    const rowTested = (f: (typeof filters)[number], vs: readonly unknown[]) =>
-      dialect === 'sqlite' && f.rule.match === 'contains' && vs.length > MAX_PAIR_VALUES;
-    // The rarer filter drives a sort of few matches; the other is tested on its rows.
+    // The rarer filter drives a sort of few matches; the other is tested on its rows (and a
+    // row-tested one never drives).
     const rarer =
-      rowTested(x, xs) !== rowTested(y, ys)
-        ? (rowTested(x, xs) ? y : x).rule.column
-        : sumOf(xs) <= sumOf(ys)
-          ? x.rule.column
-          : y.rule.column;
+      testX !== testY ? (testX ? y : x).rule.column : sumOf(xs) <= sumOf(ys) ? x.rule.column : y.rule.column;
     // SQLite: a filter of one value whose column has a (value, time) index (001's exact ones,
     // 017's) is walked in time order through it, whatever the share: it reads (offset + page) ×
     // its matches / the pair's rows, never more than the time index would, and sorts nothing.
@@ -101,9 +110,9 @@ export function pairPlan<Q extends object>(
       // Walking only: a rare pair (model 'city' with type 'Generic': 29 of 16,000 Generic rows)
       // read through the frequent value's index looks every one of its rows up (0.35–0.7 s).
       if (walk && driver === column) return sql<SqlBool>`${sql.ref(column)} = ${vals[0]}`;
+      if (rowTested(f)) return rowTest(column, f.value);
       const indexed = !walk && column === rarer;
       if (vals.length === 0) return sql<SqlBool>`1 = 0`;
-      if (rowTested(f, vals)) return rowTest(column, f.value);
       if (dialect === 'postgres') {
         if (f.rule.match !== 'contains')
           return sql<SqlBool>`${sql.ref(column)} = ${f.rule.match === 'flag' ? (f.value ? 1 : 0) : f.value}`;
@@ -136,7 +145,7 @@ export function pairPlan<Q extends object>(
     }
     // The driver's walk reads about a page × its rows / the pair's; the sort, the rarer's rows.
     const driverRows = drivers[0]?.n ?? 0;
-    const rarerRows = Math.min(sumOf(xs), sumOf(ys));
+    const rarerRows = testX ? sumOf(ys) : testY ? sumOf(xs) : Math.min(sumOf(xs), sumOf(ys));
     const driverCheap = driver !== undefined && total > 0 && (PAGE * driverRows) / total <= rarerRows;
     return { total, walk: total >= WALK_SHARE * all || driverCheap, where };
   };

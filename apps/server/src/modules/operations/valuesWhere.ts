@@ -3,7 +3,7 @@ import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filters.ts';
 import { likePattern } from '../../lib/sql.ts';
-import { type Filters, MAX_PAIR_VALUES, rows, rowTest, valueList, WALK_SHARE } from './countPlan.ts';
+import { type Filters, matchesTooMany, rows, rowTest, valueList, WALK_SHARE } from './countPlan.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 
 /**
@@ -36,28 +36,31 @@ export async function countedValuesWhere<Q extends object>(
   const isEnd = (rule: FilterRule) => 'end' in spec && rule.column === spec.end && rule.match === 'atMost';
   const ends = active.filter(([, rule]) => isEnd(rule));
   if (counted.length === 0 && (ends.length === 0 || active.length < 2)) return undefined;
+  // A fragment matching more values than a list carries ('gmail': ~300,000 addresses at a million
+  // scans) is tested on each row the other filters select, like the values would be: listing or
+  // looking them up cost 2–18 s with a second filter (a plate: 17.9 s → 60 ms of CPU).
+  const rowTested = new Set<string>();
+  for (const [param, rule] of counted)
+    if (await matchesTooMany(db, dialect, table, rule, (query as Filters)[param])) rowTested.add(rule.column);
+  const listed = counted.filter(([, rule]) => !rowTested.has(rule.column));
   const found =
-    counted.length === 0
+    listed.length === 0
       ? []
       : await rows<{ col: string; val: string; n: unknown }>(
           db,
           sql`SELECT col, val, n FROM list_totals WHERE tbl = ${table} AND n > 0 AND ((col = '' AND val = '') OR ${sql.join(
-            counted.map(
+            listed.map(
               ([param, rule]) =>
                 sql`(col = ${rule.column} AND val LIKE ${likePattern(String((query as Filters)[param]))} ESCAPE '\\')`,
             ),
             sql` OR `,
           )})`,
         );
-  // A fragment matching more values than a list carries ('gmail': ~300,000 addresses at a million
-  // scans) is tested on each row the other filters select, like the values would be: listing or
-  // looking them up cost 2–18 s with a second filter (a plate: 17.9 s → 60 ms of CPU).
-  const tooMany = (rule: FilterRule) => found.filter((v) => v.col === rule.column).length > MAX_PAIR_VALUES;
   // A rare value of a column of many values (model 'city': 0.2 % of the rows) is read through its
   // own index, and a start bound kept off the time index, which SQLite otherwise walked from the
   // bound, testing every row since (1.2 s for 'city' since a date at 100,000 scans).
   const all = Number(found.find((v) => v.col === '')?.n ?? 0);
-  const rareColumn = counted.find(
+  const rareColumn = listed.find(
     ([, rule]) =>
       !(spec.byDay as readonly string[]).includes(rule.column) &&
       found.filter((v) => v.col === rule.column).reduce((s, v) => s + Number(v.n), 0) < WALK_SHARE * all,
@@ -76,7 +79,7 @@ export async function countedValuesWhere<Q extends object>(
       ),
       ...ends.map(([param, rule]) => sql<SqlBool>`+${sql.ref(rule.column)} <= ${(query as Filters)[param]}`),
       ...counted.map(([param, rule]) => {
-        if (tooMany(rule)) return rowTest(rule.column, (query as Filters)[param]);
+        if (rowTested.has(rule.column)) return rowTest(rule.column, (query as Filters)[param]);
         const vals = found.filter((v) => v.col === rule.column).map((v) => v.val);
         if (vals.length === 0) return sql<SqlBool>`0`;
         // Columns of many values (e-mail, model) are tested in the time-order index that holds
