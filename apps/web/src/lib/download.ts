@@ -24,9 +24,16 @@ export async function startDownload(request: DownloadRequest): Promise<void> {
     method: 'POST',
     body: { ...request, query: { ...request.query } },
   });
+  saveFrom(ticket.url);
+}
+
+/**
+ * Lets the browser save what a download link answers, with its own progress. The server names the
+ * file (Content-Disposition); `download` keeps the page where it is.
+ */
+export function saveFrom(url: string): void {
   const link = document.createElement('a');
-  link.href = ticket.url;
-  // The server names the file (Content-Disposition); `download` keeps the page where it is.
+  link.href = url;
   link.download = '';
   link.rel = 'noopener';
   document.body.append(link);

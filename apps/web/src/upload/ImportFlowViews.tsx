@@ -3,6 +3,7 @@ import type { ColumnMappingNeeded, ImportPreview } from '@obd/contract';
 import { importProblemsPath, PREVIEW_TTL_MINUTES } from '@obd/contract/constants';
 import { type FormEvent, useState } from 'react';
 import { ApiError, apiFetchParsedLater } from '../lib/api.ts';
+import { saveFrom } from '../lib/download.ts';
 import { DataTable } from '../list/DataTable.tsx';
 import { countText } from './format.ts';
 
@@ -60,13 +61,7 @@ export function DownloadProblemsButton({
         importProblemsPath(importId),
         { method: 'POST' },
       );
-      const link = document.createElement('a');
-      link.href = ticket.url;
-      link.download = '';
-      link.rel = 'noopener';
-      document.body.append(link);
-      link.click();
-      link.remove();
+      saveFrom(ticket.url);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : 'The problems file could not be downloaded. Try again.');
     } finally {
