@@ -46,18 +46,22 @@ export async function rows<T = Row>(db: Kysely<Database>, query: ReturnType<type
 }
 
 /**
- * SQLite: a contains filter tested on the row itself, kept off every index (`+`) — the same rows
- * as its matching values in `list_totals` (both are `LIKE` of the same pattern), for a fragment
- * that matches more values than are worth listing (MAX_PAIR_VALUES).
+ * A contains filter tested on the row itself, kept off every index (SQLite `+`; PostgreSQL an
+ * expression no index holds) — the same rows as its matching values in `list_totals` (both are
+ * `LIKE` / `ILIKE` of the same pattern), for a fragment that matches more values than are worth
+ * listing (MAX_PAIR_VALUES).
  */
-export function rowTest(column: string, value: unknown) {
-  return sql<SqlBool>`+${sql.ref(column)} LIKE ${likePattern(String(value))} ESCAPE '\\'`;
+export function rowTest(column: string, value: unknown, dialect: Dialect = 'sqlite') {
+  return dialect === 'postgres'
+    ? sql<SqlBool>`(${sql.ref(column)} || '') ILIKE ${likePattern(String(value))} ESCAPE '\\'`
+    : sql<SqlBool>`+${sql.ref(column)} LIKE ${likePattern(String(value))} ESCAPE '\\'`;
 }
 
 /**
- * SQLite: whether a contains filter matches more than MAX_PAIR_VALUES of its column's counted
- * values, reading at most one more than that ('gmail' among a million addresses: 3 ms, where
- * reading every match takes 180 ms). Such a filter is tested on the rows (`rowTest`).
+ * Whether a contains filter matches more than MAX_PAIR_VALUES of its column's counted values,
+ * reading at most one more than that ('gmail' among a million addresses: 3 ms on SQLite, where
+ * reading every match takes 180 ms; PostgreSQL, through the trigram index, stops fetching there).
+ * Such a filter is tested on the rows (`rowTest`) or on the pair counters' values.
  */
 export async function matchesTooMany(
   db: Kysely<Database>,
@@ -66,10 +70,11 @@ export async function matchesTooMany(
   rule: FilterRule,
   value: unknown,
 ): Promise<boolean> {
-  if (dialect !== 'sqlite' || rule.match !== 'contains') return false;
+  if (rule.match !== 'contains') return false;
+  const like = dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`;
   const [found] = await rows<{ n: unknown }>(
     db,
-    sql`SELECT count(*) AS n FROM (SELECT 1 FROM list_totals WHERE tbl = ${table} AND col = ${rule.column} AND n > 0 AND val LIKE ${likePattern(String(value))} ESCAPE '\\' LIMIT ${MAX_PAIR_VALUES + 1})`,
+    sql`SELECT count(*) AS n FROM (SELECT 1 FROM list_totals WHERE tbl = ${table} AND col = ${rule.column} AND n > 0 AND val ${like} ${likePattern(String(value))} ESCAPE '\\' LIMIT ${MAX_PAIR_VALUES + 1}) s`,
   );
   return Number(found?.n ?? 0) > MAX_PAIR_VALUES;
 }

@@ -83,7 +83,22 @@ export async function countedPage<T extends CountedTableName, Q extends { page: 
     // Several filters the counters cannot total: counted columns as their matching values.
     const valuesWhere =
       filter === undefined ? await countedValuesWhere(db, dialect, table, rules, query) : undefined;
-    return fetchPage(base().where((valuesWhere ?? ruleWhere) as typeof ruleWhere), select, query);
+    const filtered = base().where((valuesWhere ?? ruleWhere) as typeof ruleWhere);
+    if (offset === 0) return fetchPage(filtered, select, query);
+    // A deeper page: its ids stepped over in an index (late row lookup), then its rows — not the
+    // full rows (their scan JSON) of every skipped match ('gmail' since a date, page 100: the
+    // 2,970 rows before it were read whole).
+    const [counted] = await filtered.select(sql<number>`count(*)`.as('total')).execute();
+    const total = Number((counted as { total?: unknown } | undefined)?.total ?? 0);
+    if (offset >= total) return { rows: [], total };
+    const ids = filtered
+      .select(sql.ref<number>('id').as('id'))
+      .orderBy(sql.ref(order), 'desc')
+      .orderBy(sql.ref('id'), 'desc')
+      .limit(query.limit)
+      .offset(offset);
+    const rows = await select(base().where((eb) => eb(sql.ref<number>('id'), 'in', ids))).execute();
+    return { rows: rows as R[], total };
   }
   const parallel = filter === null || filter?.rule.match === 'exact' || filter?.rule.match === 'flag';
   if (dialect === 'postgres' && offset === 0 && parallel) {
