@@ -1,6 +1,6 @@
 import type { ImportKind, ImportPreview, RowProblem } from '@obd/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { badRequest, HttpError } from '../lib/errors.ts';
@@ -19,9 +19,9 @@ import {
   type SheetStats,
   type StagedSheet,
   stageSheet,
-  writeSheet,
 } from './sheet.ts';
 import { recordInsertedRows } from './undoable.ts';
+import { writeSheet } from './writeSqlite.ts';
 
 /**
  * One kind of upload (`modules/uploads/jobs/`): which files it takes, which sheets it reads, what
@@ -88,8 +88,12 @@ export interface RunOptions {
   record?: StartedImport;
   /** Where the row problems go (a collector keeping every one); a fresh RowProblems if not given. */
   problems?: RowProblems;
-  /** Each sheet's plan as it will be used (e.g. with a column mapping and problem capture). */
-  plan?(plan: SheetPlan, index: number, sheet: string): SheetPlan;
+  /**
+   * Each sheet's plan as it will be used (e.g. with a column mapping and problem capture);
+   * `stored` says whether its table held rows when reading began (only then can a row be a
+   * database duplicate).
+   */
+  plan?(plan: SheetPlan, index: number, sheet: string, stored: boolean): SheetPlan;
   /** Told when reading ends and writing starts. */
   writing?(): void;
 }
@@ -150,9 +154,12 @@ export async function runImport<Answer, Context>(
   let sheetOrder: string[] = [];
   try {
     workbook = await openWorkbook(upload.path, upload.fileName, job.accept);
-    const sheets = job
-      .plan(workbook, context)
-      .map(({ sheet, plan }, i) => ({ sheet, plan: options.plan ? options.plan(plan, i, sheet) : plan }));
+    const sheets: { sheet: string; plan: SheetPlan }[] = [];
+    for (const [i, { sheet, plan }] of job.plan(workbook, context).entries())
+      sheets.push({
+        sheet,
+        plan: options.plan ? options.plan(plan, i, sheet, await holdsRows(db, plan.target.table)) : plan,
+      });
     sheetOrder = sheets.map((s) => s.plan.label);
 
     const staged: (StagedSheet & { sheet: string })[] = [];
@@ -348,6 +355,14 @@ export async function runImport<Answer, Context>(
     untrack();
     await workbook?.close();
   }
+}
+
+/** Whether `table` holds any row. */
+async function holdsRows(db: Db, table: keyof Database & string): Promise<boolean> {
+  const found = await sql<{ one: number }>`select 1 as one from ${sql.table(table)} limit 1`.execute(
+    db.kysely,
+  );
+  return found.rows.length > 0;
 }
 
 /** A preview's figures per sheet: what the import would do with its rows. */

@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_ROW_ERRORS, type RowProblem } from '@obd/contract';
-import { CompiledQuery, sql, type Transaction } from 'kysely';
-import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { type ColumnIndex, type ColumnSpec, findColumns, type HeaderMapping } from './columns.ts';
 import type { SheetReading } from './formats/workbook.ts';
@@ -13,7 +11,7 @@ import { Reason } from './values.ts';
 /**
  * One sheet of an upload, in two passes. `stageSheet` reads and checks every row, drops repeats
  * within the file and writes the rows to import into a spool file beside the upload; nothing
- * touches the database. `writeSheet` then inserts the spooled rows in batches inside the
+ * touches the database. `writeSheet` (writeSqlite.ts) or `writeSheetPostgres` then inserts the spooled rows in batches inside the
  * caller's transaction, counting the rows whose natural key is already stored. So a file is
  * known to be whole and readable before anything is written, and the import is all or nothing.
  */
@@ -42,7 +40,7 @@ export interface SheetPlan<K extends string = string> {
   /** Columns named by hand for fields no header matched (issue 15), and who hears the header row. */
   mapping?: HeaderMapping;
   /** A data row → the values to store (in `target.columns` order), or why it cannot be. */
-  parse(cell: (key: K) => string): Values | Reason;
+  parse(cell: (key: K) => string, row: number): Values | Reason;
   /** Indices of the values that identify a row within the file. */
   key: number[];
   target: TargetTable;
@@ -222,7 +220,7 @@ export async function stageSheet(
         if (isBlank(cells, wanted)) continue;
         row = r.row;
         stats.totalRows++;
-        const values = plan.parse(cell);
+        const values = plan.parse(cell, row);
         if (values instanceof Reason) {
           stats.invalid++;
           options.problems.add(plan.label, row, values.text);
@@ -251,35 +249,6 @@ export async function stageSheet(
   return { plan, spool, batches, accepted, stats };
 }
 
-/** The spooled batches of a staged sheet, in order, as the JSON text they were written as. */
-export async function* spooled(file: string): AsyncGenerator<string> {
-  let carry = '';
-  for await (const chunk of fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
-    const text = carry + (chunk as string);
-    let start = 0;
-    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-      yield text.slice(start, nl);
-      start = nl + 1;
-    }
-    carry = text.slice(start);
-  }
-  if (carry.trim()) yield carry;
-}
-
-/** Below this many rows to write, a sheet is inserted into the table's indexes as they are. */
-const REBUILD_MIN_ROWS = 50_000;
-/**
- * Up to this many stored rows per row added, the plain indexes are dropped and built again
- * (1,000,000 fault codes into a table of 1,000,000: see bench/RESULTS.md, session 7).
- */
-const REBUILD_MAX_RATIO = 2;
-/**
- * SQLite page cache during a big write, in KiB: the natural key's unique index of a table that
- * already holds rows is inserted into at every one of its pages; with the default 2 MB cache each
- * insert could evict a dirty page, written to the WAL again and again.
- */
-const BULK_CACHE_KIB = 64 * 1024;
-
 /** The columns every row of a sheet gets besides the file's: the plan's own and the import's id
  * (every imported row carries it: the undo removes exactly those, migration 013). */
 export function importConstants(plan: StagedSheet['plan'], importId: number) {
@@ -290,166 +259,3 @@ export function importConstants(plan: StagedSheet['plan'], importId: number) {
     values: [...own.values, importId],
   };
 }
-
-/**
- * Pass 2: inserts a staged sheet within the transaction `trx`.
- *
- * Each spooled batch goes to the database as the one JSON parameter of a constant statement
- * (`INSERT … SELECT … FROM jsonb_each(?)` / `json_array_elements($n)`): the database unpacks the
- * rows itself, so no statement is compiled per batch and no value is bound one by one. Rows whose
- * natural key is stored are skipped by ON CONFLICT DO NOTHING and counted from the difference;
- * which rows they were is asked only while row problems or duplicate lists still have room.
- */
-export async function writeSheet(
-  trx: Transaction<Database>,
-  dialect: Dialect,
-  staged: StagedSheet,
-  options: { importId: number; problems: RowProblems; onProgress(written: number): void; phases?: Phases },
-) {
-  const phases = options.phases ?? new Phases();
-  phases.start();
-  const started = performance.now();
-  const { plan, stats } = staged;
-  const constants = importConstants(plan, options.importId);
-  const target = plan.target;
-  const table = quote(target.table);
-  const columns = [...target.columns, ...constants.columns].map(quote).join(', ');
-  const sqlite = dialect === 'sqlite';
-  // Each spooled row is its values in column order, then its row number.
-  const fields = target.columns.map((_, i) => (sqlite ? `value->>${i}` : `(e->>${i})::${target.types[i]}`));
-  const constantParams = constants.values.map((_, i) => (sqlite ? '?' : `$${i + 1}::${constants.types[i]}`));
-  // PostgreSQL: jsonb, parsed once per batch; with json every `->>` re-parses the row's text
-  // (the 1,000,000-row write took ~47 s with json, ~34 s with jsonb).
-  const rowsParam = sqlite
-    ? 'jsonb_each(?)'
-    : `jsonb_array_elements($${constants.values.length + 1}::jsonb) as e`;
-  const conflict = target.unique ? ' on conflict do nothing' : '';
-  const insert = `insert into ${table} (${columns}) select ${[...fields, ...constantParams].join(', ')} from ${rowsParam} where true${conflict}`;
-  // When most rows of a batch were already stored (a file uploaded again), the next batches
-  // skip stored keys with an index probe first: ON CONFLICT costs far more per row than that.
-  const match = (target.unique ?? [])
-    .map((i) => `t.${quote(target.columns[i] as string)} = ${fields[i]}`)
-    .join(' and ');
-  const insertNew = target.unique
-    ? `insert into ${table} (${columns}) select ${[...fields, ...constantParams].join(', ')} from ${rowsParam} where not exists (select 1 from ${table} t where ${match})${conflict}`
-    : insert;
-  let mostlyStored = false;
-
-  let storedBefore = 0;
-  let rebuild: { name: string; sql: string }[] = [];
-  if (target.unique) {
-    const max = await sql<{
-      id: number | null;
-    }>`select max(id) as id from ${sql.table(target.table)}`.execute(trx);
-    storedBefore = Number(max.rows[0]?.id ?? 0);
-  }
-  let cacheBefore: number | undefined;
-  if (sqlite && staged.accepted >= REBUILD_MIN_ROWS) {
-    rebuild = await dropSecondaryIndexes(trx, target.table, staged.accepted);
-    const cache = await sql<{ cache_size: number }>`pragma cache_size`.execute(trx);
-    cacheBefore = cache.rows[0]?.cache_size;
-    await sql.raw(`pragma cache_size = -${BULK_CACHE_KIB}`).execute(trx);
-  }
-  phases.mark('drop indexes');
-  let listing = 0;
-
-  try {
-    let written = 0;
-    let k = 0;
-    for await (const batch of spooled(staged.spool)) {
-      const statement: string = mostlyStored ? insertNew : insert;
-      const result = await trx.executeQuery(CompiledQuery.raw(statement, [...constants.values, batch]));
-      const rows = staged.batches[k++] as number;
-      const inserted: number = Number(result.numAffectedRows ?? 0);
-      mostlyStored = inserted * 2 < rows;
-      stats.inserted += inserted;
-      if (target.unique && inserted < rows) {
-        const duplicates = rows - inserted;
-        stats.inDatabase += duplicates;
-        const wanted = Math.max(
-          MAX_ROW_ERRORS - options.problems.list.length,
-          plan.moreDatabaseDuplicates?.() ?? 0,
-        );
-        const asked = performance.now();
-        const found =
-          wanted > 0
-            ? await storedRows(trx, dialect, target, batch, storedBefore, Math.min(wanted, duplicates))
-            : [];
-        listing += performance.now() - asked;
-        for (const [row, values] of found) {
-          const what = plan.describe ? `${plan.describe(values)} is ` : '';
-          options.problems.add(plan.label, row, `${what}already in the database`);
-          plan.onDatabaseDuplicate?.(values, row);
-        }
-        options.problems.count += duplicates - found.length;
-      }
-      written += rows;
-      options.onProgress(written);
-    }
-    phases.mark('insert');
-    phases.ms['insert'] = Math.round((phases.ms['insert'] ?? 0) - listing);
-    phases.ms['list duplicates'] = Math.round((phases.ms['list duplicates'] ?? 0) + listing);
-    for (const index of rebuild) {
-      await sql.raw(index.sql).execute(trx);
-      phases.mark(`build ${index.name}`);
-    }
-  } finally {
-    // The connection's own cache size again, whatever happened (it outlives the transaction).
-    if (cacheBefore !== undefined) await sql.raw(`pragma cache_size = ${Number(cacheBefore)}`).execute(trx);
-  }
-  stats.ms += performance.now() - started;
-}
-
-/** The rows of a batch whose key was already stored before this import (id ≤ `storedBefore`). */
-async function storedRows(
-  trx: Transaction<Database>,
-  dialect: Dialect,
-  target: TargetTable,
-  batch: string,
-  storedBefore: number,
-  limit: number,
-): Promise<[number, Values][]> {
-  const unique = target.unique ?? [];
-  const sqlite = dialect === 'sqlite';
-  const match = unique
-    .map((i) => {
-      const column = quote(target.columns[i] as string);
-      return sqlite ? `t.${column} = s.value->>${i}` : `t.${column} = (s.e->>${i})::${target.types[i]}`;
-    })
-    .join(' and ');
-  const query = sqlite
-    ? `select json(s.value) as value from jsonb_each(?) s where exists (select 1 from ${quote(target.table)} t where ${match} and t.id <= ?) limit ?`
-    : `select s.e::text as value from jsonb_array_elements($1::jsonb) as s(e) where exists (select 1 from ${quote(target.table)} t where ${match} and t.id <= $2) limit $3`;
-  const result = await trx.executeQuery(CompiledQuery.raw(query, [batch, storedBefore, limit]));
-  return (result.rows as { value: string }[]).map((r) => {
-    const values = JSON.parse(r.value) as Values;
-    const row = values.pop() as number;
-    return [row, values];
-  });
-}
-
-/**
- * SQLite bulk load: a big import into a table no bigger than itself is faster without the
- * table's plain (non-unique) indexes, rebuilt once at the end from their own definitions. Unique
- * indexes stay, as they decide the database duplicates — unless the table is empty: then no row
- * can meet a stored key, the file's own repeats were already set aside while reading, and the
- * unique index too is built once at the end (1,000,000 fault codes: ~2.9 s of inserts against
- * ~1.5 s plus ~0.4 s for the index; migration 006 made the fault tables' keys droppable indexes).
- * Should a repeat slip through, rebuilding the unique index fails and the import rolls back.
- * It all happens inside the import transaction, so a failure rolls the indexes back too. Not
- * done on PostgreSQL: there dropping an index locks its table against readers until the
- * transaction ends, and it gained little (the insert without the trigram indexes still took
- * ~35 s of the ~47 s, plus ~8 s to rebuild them).
- */
-async function dropSecondaryIndexes(trx: Transaction<Database>, table: string, adding: number) {
-  const count = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(trx);
-  const stored = Number(count.rows[0]?.n ?? 0);
-  if (stored > REBUILD_MAX_RATIO * adding) return [];
-  const unique = stored === 0 ? sql`` : sql`and sql not like 'CREATE UNIQUE%'`;
-  const indexes = await sql<{ name: string; sql: string }>`select name, sql from sqlite_master
-    where type = 'index' and tbl_name = ${table} and sql is not null ${unique}`.execute(trx);
-  for (const index of indexes.rows) await sql`drop index ${sql.id(index.name)}`.execute(trx);
-  return indexes.rows;
-}
-
-const quote = (name: string) => `"${name}"`;

@@ -92,7 +92,7 @@ export async function runWithProblems(
   try {
     const answer = await run.started(db, file as ReceivedUpload, run.operatorId, log, run.actor, {
       problems: collector,
-      plan: (plan, i, sheet) => collector.wrap(plan, i, sheet),
+      plan: (plan, i, sheet, stored) => collector.wrap(plan, i, sheet, stored),
       writing: () => collector.writing(),
       ...(options.preview ? { preview: { expiresAt: '' } } : {}),
       ...(options.record ? { record: options.record } : {}),

@@ -46,8 +46,8 @@ export const faultCodesJob: ImportJob<Answer<FaultCodesResponse>, FaultCodesCont
     const base = faultCodePlan(sheet, context.fieldCompany ?? 0);
     const plan: SheetPlan = {
       ...base,
-      parse(cell) {
-        const values = base.parse(cell);
+      parse(cell, row) {
+        const values = base.parse(cell, row);
         if (!(values instanceof Reason) && context.companies.size < 2)
           context.companies.add(values[1] as number);
         return values;
