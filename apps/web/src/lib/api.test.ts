@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FIRST_REQUEST_GLOBAL } from '../app/firstRequests.ts';
 import { type FetchCall, installFakeFetch, jsonResponse } from '../test/fakeFetch.ts';
 import { ApiError, apiFetch, NETWORK_ERROR, setForbiddenHandler, setUnauthorizedHandler } from './api.ts';
 import { getToken, setToken } from './session.ts';
@@ -95,5 +96,53 @@ describe('apiFetch', () => {
       message: 'Invalid email or password',
     });
     expect(goToLogin).not.toHaveBeenCalled();
+  });
+});
+
+describe("apiFetch and the boot script's request (vite.boot.ts)", () => {
+  const holder = window as unknown as Record<string, unknown>;
+  afterEach(() => {
+    delete holder[FIRST_REQUEST_GLOBAL];
+  });
+  const start = (url: string, token: string, body: unknown) => {
+    holder[FIRST_REQUEST_GLOBAL] = { url, token, response: Promise.resolve(jsonResponse(body)) };
+  };
+
+  it('adopts the answer to the very same address and token, once', async () => {
+    setToken('t0k3n');
+    const calls = installFakeFetch(() => jsonResponse({ from: 'fetch' }));
+    start('/api/ScanDetail?page=1&limit=30', 't0k3n', { from: 'boot' });
+    await expect(apiFetch('/api/ScanDetail', { query: { page: 1, limit: 30 } })).resolves.toEqual({
+      from: 'boot',
+    });
+    expect(calls).toHaveLength(0);
+    await expect(apiFetch('/api/ScanDetail', { query: { page: 1, limit: 30 } })).resolves.toEqual({
+      from: 'fetch',
+    });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('asks again for another address, another token or another method', async () => {
+    setToken('t0k3n');
+    const calls = installFakeFetch(() => jsonResponse({ from: 'fetch' }));
+    start('/api/ScanDetail?page=1&limit=30', 'old', { from: 'boot' });
+    await expect(apiFetch('/api/ScanDetail', { query: { page: 1, limit: 30 } })).resolves.toEqual({
+      from: 'fetch',
+    });
+    start('/api/ScanDetail?page=1&limit=30', 't0k3n', { from: 'boot' });
+    await apiFetch('/api/ScanDetail', { query: { page: 2, limit: 30 } });
+    await apiFetch('/api/ScanDetail?page=1&limit=30', { method: 'POST', body: {} });
+    expect(calls).toHaveLength(3);
+    expect(holder[FIRST_REQUEST_GLOBAL]).toBeDefined();
+  });
+
+  it('lets a cancellation through while the adopted answer travels', async () => {
+    setToken('t0k3n');
+    installFakeFetch(() => jsonResponse({}));
+    holder[FIRST_REQUEST_GLOBAL] = { url: '/api/x', token: 't0k3n', response: new Promise(() => {}) };
+    const controller = new AbortController();
+    const pending = apiFetch('/api/x', { signal: controller.signal }).catch((e: unknown) => e);
+    controller.abort();
+    expect(await pending).toMatchObject({ name: 'AbortError' });
   });
 });

@@ -1,4 +1,5 @@
 import type { ErrorBody } from '@obd/contract';
+import { FIRST_REQUEST_GLOBAL } from '../app/firstRequests.ts';
 import { clearToken, getToken, loginPath } from './session.ts';
 
 /** Every failed API call: the HTTP status (0 when the server was not reached), the server's sentence, its code. */
@@ -70,14 +71,18 @@ export async function apiFetch(path: string, options: ApiRequestOptions = {}): P
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
 
+  const url = withQuery(path, query);
+  const started = method === 'GET' && token ? takeStartedRequest(url, token) : undefined;
   let response: Response;
   try {
-    response = await fetch(withQuery(path, query), {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal,
-    });
+    response = await (started
+      ? untilAborted(started, signal)
+      : fetch(url, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal,
+        }));
   } catch (error) {
     // A cancelled request must stay recognisable as a cancellation, never become an error message.
     if (signal?.aborted) throw error;
@@ -126,6 +131,36 @@ export async function apiFetchParsedLater<T>(
   const parsed = schema.safeParse(payload);
   if (!parsed.success) throw new ApiError(200, 'Invalid response format from server', INVALID_RESPONSE);
   return parsed.data;
+}
+
+/** What the boot script (vite.boot.ts) leaves in `window`: a list's first request, already under way. */
+interface StartedRequest {
+  url: string;
+  token: string;
+  response: Promise<Response>;
+}
+
+/**
+ * The answer to `url` if the boot script started that very request with this token, taken once: a
+ * list page's first request leaves as the HTML is read instead of once the app's code has run.
+ */
+function takeStartedRequest(url: string, token: string): Promise<Response> | undefined {
+  const holder = window as unknown as Record<string, StartedRequest | undefined>;
+  const started = holder[FIRST_REQUEST_GLOBAL];
+  if (started?.url !== url || started.token !== token) return undefined;
+  delete holder[FIRST_REQUEST_GLOBAL];
+  return started.response;
+}
+
+/** `response`, or an AbortError as soon as `signal` aborts (as `fetch` itself would). */
+function untilAborted(response: Promise<Response>, signal: AbortSignal | undefined): Promise<Response> {
+  if (!signal) return response;
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(new DOMException('The operation was aborted.', 'AbortError'));
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    response.then(resolve, reject);
+  });
 }
 
 function withQuery(path: string, query: ApiRequestOptions['query']): string {
