@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { MAX_STORED_PROBLEMS } from '@obd/contract';
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../db/database.ts';
@@ -5,6 +7,7 @@ import type { HeaderMapping } from './columns.ts';
 import { openWorkbook } from './formats/open.ts';
 import type { SpreadsheetType } from './formats/workbook.ts';
 import { RowProblems, type SheetPlan } from './sheet.ts';
+import { spooled as spooledLines } from './writeSqlite.ts';
 
 /*
  * Every problem row of an import, for its problems file (issue 15 item 2). Decided: kept as the
@@ -28,7 +31,8 @@ interface Entry {
   sheet: string;
   row: number;
   problem: string;
-  cells: string[] | null;
+  /** The row's cells as JSON text (one flat string: no substring of the reader's text kept alive). */
+  cells: string | null;
 }
 
 interface SheetColumns {
@@ -44,34 +48,66 @@ interface SheetColumns {
 /** Problem rows written per statement (one JSON parameter each; see `store`). */
 const STORE_BATCH = 10_000;
 
-/** Row problems that also keeps each problem row with its cells (up to MAX_STORED_PROBLEMS). */
+/** Problem lines buffered before they are appended to the spool file. */
+const SPOOL_LINES = 1000;
+
+/**
+ * Row problems that also keeps each problem row with its cells (up to MAX_STORED_PROBLEMS). A
+ * problem whose cells are known is a JSON line in a spool file beside the upload (the row as
+ * `store` inserts it), not an object in memory: a file uploaded again has 100,000 of them.
+ */
 export class ProblemCollector extends RowProblems {
-  private readonly entries: Entry[] = [];
+  /** Problems kept so far (spooled, or waiting for their cells in `missing`). */
+  private kept = 0;
+  private readonly missing: Entry[] = [];
+  private lines: string[] = [];
+  private spool: { path: string; fd: number } | null = null;
   private readonly sheets: (SheetColumns | undefined)[] = [];
   private readonly indexOf = new Map<string, number>();
   private reading = true;
   private lastCell: ((key: string) => string) | null = null;
   /** Per sheet, the cells of its first rows by row number, for database duplicates (see above). */
-  private readonly kept: Map<number, string[]>[] = [];
-  private keptCount = 0;
+  private readonly firstRows: Map<number, string>[] = [];
+  private firstCount = 0;
   /** The mapping actually used per sheet (field → header), and that sheet's header row. */
   readonly used: { headers: (string | undefined)[]; mapped: Record<string, string> }[] = [];
 
-  constructor(private readonly mapping?: Readonly<Record<string, string>>) {
+  constructor(
+    private readonly mapping?: Readonly<Record<string, string>>,
+    /** Where the spool file goes (the upload's own folder); none: every problem stays in memory. */
+    private readonly dir?: string,
+  ) {
     super();
   }
 
   override add(sheet: string, row: number, reason: string) {
     super.add(sheet, row, reason);
-    if (this.entries.length >= MAX_STORED_PROBLEMS) return;
+    if (this.kept >= MAX_STORED_PROBLEMS) return;
+    this.kept++;
     const sheetIndex = this.indexOf.get(sheet) ?? 0;
     const columns = this.sheets[sheetIndex];
     // While reading, the row in hand is the one the problem is about.
     const cells =
       this.reading && this.lastCell && columns
-        ? columns.keys.map((k) => (this.lastCell as (k: string) => string)(k))
-        : (this.kept[sheetIndex]?.get(row) ?? null);
-    this.entries.push({ sheetIndex, sheet, row, problem: reason, cells });
+        ? JSON.stringify(columns.keys.map((k) => (this.lastCell as (k: string) => string)(k)))
+        : (this.firstRows[sheetIndex]?.get(row) ?? null);
+    const entry = { sheetIndex, sheet, row, problem: reason, cells };
+    if (cells === null || !this.dir) this.missing.push(entry);
+    else {
+      this.lines.push(JSON.stringify(line(entry)));
+      if (this.lines.length >= SPOOL_LINES) this.flush();
+    }
+  }
+
+  /** Appends the buffered problem lines to the spool file. */
+  private flush() {
+    if (this.lines.length === 0) return;
+    if (!this.spool) {
+      const file = path.join(this.dir as string, `problems-${Math.random().toString(36).slice(2)}.ndjson`);
+      this.spool = { path: file, fd: fs.openSync(file, 'w') };
+    }
+    fs.writeSync(this.spool.fd, `${this.lines.join('\n')}\n`);
+    this.lines = [];
   }
 
   /** Reading is over: problems from now on (database duplicates) come without their cells. */
@@ -86,8 +122,8 @@ export class ProblemCollector extends RowProblems {
    */
   wrap(plan: SheetPlan, index: number, sheet: string, stored = true): SheetPlan {
     this.indexOf.set(plan.label, index);
-    const kept = new Map<number, string[]>();
-    if (stored) this.kept[index] = kept;
+    const firstRows = new Map<number, string>();
+    if (stored) this.firstRows[index] = firstRows;
     const mapping: HeaderMapping = {
       fields: this.mapping,
       onFound: (header, found, mapped) => {
@@ -110,18 +146,18 @@ export class ProblemCollector extends RowProblems {
       mapping,
       parse: (cell, row) => {
         this.lastCell = cell;
-        if (stored && this.keptCount + this.entries.length < MAX_STORED_PROBLEMS) {
+        if (stored && this.firstCount + this.kept < MAX_STORED_PROBLEMS) {
           const keys = (this.sheets[index] as SheetColumns).keys;
           const cells: string[] = new Array(keys.length);
           for (let i = 0; i < keys.length; i++) cells[i] = cell(keys[i] as string);
-          kept.set(row, cells);
-          this.keptCount++;
+          firstRows.set(row, JSON.stringify(cells));
+          this.firstCount++;
         }
         return plan.parse(cell, row);
       },
       // Every database duplicate is wanted here, up to the bound, besides what the job lists.
       moreDatabaseDuplicates: () =>
-        Math.max(plan.moreDatabaseDuplicates?.() ?? 0, MAX_STORED_PROBLEMS - this.entries.length),
+        Math.max(plan.moreDatabaseDuplicates?.() ?? 0, MAX_STORED_PROBLEMS - this.kept),
     };
   }
 
@@ -130,7 +166,24 @@ export class ProblemCollector extends RowProblems {
    * first reading from `file` the cells of the rows that came without them.
    */
   async store(db: Db, importId: number, file: { path: string; fileName: string; accept: SpreadsheetType[] }) {
-    this.kept.length = 0; // every cell wanted is in an entry by now
+    this.firstRows.length = 0; // every cell wanted is in a problem by now
+    this.flush();
+    const spooled = this.spool?.path;
+    if (this.spool) fs.closeSync(this.spool.fd);
+    this.spool = null;
+    try {
+      await this.write(db, importId, spooled, file);
+    } finally {
+      if (spooled) await fs.promises.rm(spooled, { force: true });
+    }
+  }
+
+  private async write(
+    db: Db,
+    importId: number,
+    spooled: string | undefined,
+    file: { path: string; fileName: string; accept: SpreadsheetType[] },
+  ) {
     await this.fillCells(file);
     const columns: Record<string, string[]> = {};
     for (const s of this.sheets) if (s) columns[s.label] = s.headers;
@@ -144,18 +197,21 @@ export class ProblemCollector extends RowProblems {
          select $1::int, (e->>0)::int, e->>1, (e->>2)::int, e->>3, e->>4 from jsonb_array_elements($2::jsonb) e`;
     await db.kysely.transaction().execute(async (trx) => {
       await trx.deleteFrom('import_problems').where('import_id', '=', importId).execute();
-      for (let i = 0; i < this.entries.length; i += STORE_BATCH) {
-        const rows = this.entries
-          .slice(i, i + STORE_BATCH)
-          .map((e) => [
-            e.sheetIndex,
-            e.sheet.slice(0, 255),
-            e.row,
-            e.problem.slice(0, 2000),
-            e.cells ? JSON.stringify(e.cells) : null,
-          ]);
-        await trx.executeQuery(CompiledQuery.raw(insert, [importId, JSON.stringify(rows)]));
+      const write = (lines: string[]) =>
+        trx.executeQuery(CompiledQuery.raw(insert, [importId, `[${lines.join(',')}]`]));
+      if (spooled) {
+        let batch: string[] = [];
+        for await (const text of spooledLines(spooled)) {
+          batch.push(text);
+          if (batch.length >= STORE_BATCH) {
+            await write(batch);
+            batch = [];
+          }
+        }
+        if (batch.length > 0) await write(batch);
       }
+      for (let i = 0; i < this.missing.length; i += STORE_BATCH)
+        await write(this.missing.slice(i, i + STORE_BATCH).map((e) => JSON.stringify(line(e))));
       await trx
         .updateTable('imports')
         .set({ problem_columns: JSON.stringify(columns) })
@@ -167,7 +223,7 @@ export class ProblemCollector extends RowProblems {
   /** Reads again the rows of problems kept without cells (database duplicates), per sheet. */
   private async fillCells(file: { path: string; fileName: string; accept: SpreadsheetType[] }) {
     const wanted = new Map<number, Map<number, Entry[]>>();
-    for (const e of this.entries) {
+    for (const e of this.missing) {
       if (e.cells || !this.sheets[e.sheetIndex]) continue;
       let rows = wanted.get(e.sheetIndex);
       if (!rows) {
@@ -190,7 +246,7 @@ export class ProblemCollector extends RowProblems {
           for (const r of batch) {
             const entries = rows.get(r.row);
             if (entries) {
-              const cells = columns.positions.map((p) => r.cells[p] ?? '');
+              const cells = JSON.stringify(columns.positions.map((p) => r.cells[p] ?? ''));
               for (const e of entries) e.cells = cells;
             }
             if (r.row >= last) break read;
@@ -202,6 +258,9 @@ export class ProblemCollector extends RowProblems {
     }
   }
 }
+
+/** A problem as `store` inserts it: sheet index, sheet, row, problem, cells (JSON text). */
+const line = (e: Entry) => [e.sheetIndex, e.sheet.slice(0, 255), e.row, e.problem.slice(0, 2000), e.cells];
 
 /** The problem rows of an import, in sheet then row order, in batches (at most MAX_STORED_PROBLEMS). */
 export async function* storedProblems(

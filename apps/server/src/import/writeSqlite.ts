@@ -44,7 +44,7 @@ const REBUILD_MAX_RATIO = 2;
  * already holds rows is inserted into at every one of its pages; with the default 2 MB cache each
  * insert could evict a dirty page, written to the WAL again and again.
  */
-const BULK_CACHE_KIB = 64 * 1024;
+const BULK_CACHE_KIB = 32 * 1024;
 
 /**
  * Pass 2: inserts a staged sheet within the transaction `trx`.
@@ -108,6 +108,7 @@ export async function writeSheet(
   }
   phases.mark('drop indexes');
   let listing = 0;
+  let dropped = false;
 
   try {
     let written = 0;
@@ -118,10 +119,11 @@ export async function writeSheet(
       const rows = staged.batches[k++] as number;
       const inserted: number = Number(result.numAffectedRows ?? 0);
       mostlyStored = inserted * 2 < rows;
-      // After the first batch: the plain indexes are dropped (and built once at the end) only when
-      // it was mostly new rows. A file uploaded again (every row stored) inserts nothing, and
-      // rebuilding the indexes over the whole table for it cost ~2 s at a million rows.
-      if (stored >= 0 && k === 1 && !mostlyStored) {
+      // The plain indexes are dropped (and built once at the end) after the first batch of mostly
+      // new rows, never for a file whose rows are all stored (one uploaded again inserts nothing,
+      // and rebuilding the indexes over the whole table for it cost ~2 s at a million rows).
+      if (stored >= 0 && !dropped && !mostlyStored && staged.accepted - written >= REBUILD_MIN_ROWS) {
+        dropped = true;
         rebuild = await dropSecondaryIndexes(trx, target.table, stored);
         // The natural key stays when the table holds rows (it decides the duplicates), and each new
         // row goes into it at a random place: a bigger page cache keeps its pages. Not into an empty
@@ -217,8 +219,19 @@ async function dropSecondaryIndexes(trx: Transaction<Database>, table: string, s
   const unique = stored === 0 ? sql`` : sql`and sql not like 'CREATE UNIQUE%'`;
   const indexes = await sql<{ name: string; sql: string }>`select name, sql from sqlite_master
     where type = 'index' and tbl_name = ${table} and sql is not null ${unique}`.execute(trx);
-  for (const index of indexes.rows) await sql`drop index ${sql.id(index.name)}`.execute(trx);
-  return indexes.rows;
+  const dropped = indexes.rows.filter((index) => !(stored > 0 && appends(index.sql)));
+  for (const index of dropped) await sql`drop index ${sql.id(index.name)}`.execute(trx);
+  return dropped;
+}
+
+/**
+ * Whether new rows land at the right-hand end of an index: on `import_id` (every new row has the
+ * newest import's id) or on one column then `id` (`(generic, id)`: the end of each of its few
+ * groups). Into a table that holds rows such an index is kept and maintained, cheaper than building
+ * it again over the whole table (as bulkPostgres.ts does on PostgreSQL).
+ */
+function appends(definition: string): boolean {
+  return /\(\s*(?:"?import_id"?|"?\w+"?\s*,\s*"?id"?)\s*\)\s*$/i.test(definition);
 }
 
 const quote = (name: string) => `"${name}"`;

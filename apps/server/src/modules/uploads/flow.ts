@@ -87,7 +87,7 @@ export async function runWithProblems(
   options: { mapping?: ColumnMapping; preview?: boolean; record?: StartedRecord },
 ): Promise<UploadExtras> {
   const { db, upload, log } = run;
-  const collector = new ProblemCollector(options.mapping);
+  const collector = new ProblemCollector(options.mapping, file.dir);
   let importId: number | undefined;
   try {
     const answer = await run.started(db, file as ReceivedUpload, run.operatorId, log, run.actor, {
