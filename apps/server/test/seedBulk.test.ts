@@ -94,6 +94,14 @@ async function derived(db: Db) {
       await rows(db, 'SELECT topic, key, month, n FROM overview_months ORDER BY 1, 2, 3'),
     ),
     user_counts: plain(await rows(db, 'SELECT col, val, day, n FROM user_counts ORDER BY 1, 2, 3')),
+    // 022's scanner pairs: the triggers' row-by-row result equals the seed's GROUP BY.
+    ...Object.fromEntries(
+      await Promise.all(
+        ['overview_scanner_days', 'overview_scanner_months', 'overview_scanner_day_months'].map(
+          async (t) => [t, plain(await rows(db, `SELECT * FROM ${t} WHERE n <> 0 ORDER BY 1, 2`))] as const,
+        ),
+      ),
+    ),
   };
 }
 
