@@ -48,6 +48,9 @@ function serverNodeFlags(): string[] {
  * per benchmark run — on a database that is already migrated and seeded. The node process is
  * started directly (not through npm) so that its memory is the server's own.
  */
+/** How long a bench server may take to start, seeding included (BENCH_START_TIMEOUT_MS). */
+const START_TIMEOUT_MS = Number(process.env.BENCH_START_TIMEOUT_MS ?? 600_000);
+
 export async function startServer(
   databaseUrl: string,
   env: Record<string, string> = {},
@@ -69,11 +72,23 @@ export async function startServer(
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i += 1) {
+  // A first start may seed the demo database (~40 s on this machine, more under load): wait for
+  // it, but say so instead of letting the first request fail with ECONNREFUSED.
+  let exited: number | null = null;
+  child.once('exit', (code) => {
+    exited = code ?? -1;
+  });
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    if (exited !== null) throw new Error(`The server exited (code ${exited}) before it answered.`);
     try {
       if ((await fetch(`${url}/api/health`)).ok) break;
     } catch {
       /* not up yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error(`The server did not answer /api/health within ${START_TIMEOUT_MS / 1000} s.`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
