@@ -1,4 +1,4 @@
-import { type ComponentType, type ReactElement, useRef, useState } from 'react';
+import { type ComponentType, type ReactElement, useState } from 'react';
 
 /**
  * A part of a list screen fetched the first time it is used — a menu, a popover, a dialog, with
@@ -43,9 +43,14 @@ export interface FirstUse {
 
 /**
  * Draws `placeholder` — the control exactly as it looks closed (the same button, label and size,
- * so nothing moves when the part arrives) — until the part is downloaded, then `render(Part,
- * openAtOnce)`: `openAtOnce` when the operator clicked the stand-in, so the menu opens as if the
- * code had always been there.
+ * so nothing moves when the part arrives) — until it is clicked, then `render(Part, true)` once the
+ * part is downloaded, so the menu opens as if the code had always been there. A part already
+ * downloaded on this page (another list used it) is drawn at once, closed: `render(Part, false)`.
+ *
+ * Pointer over and focus only fetch the code: the stand-in stays on screen until the click. Swapping
+ * it for the part as soon as a hover's download ended could replace the button between the press
+ * and the release of a click, and a click split across two elements is no click at all (the List
+ * views journey lost its click that way on a loaded machine).
  */
 export function OnFirstUse<P>({
   part,
@@ -56,26 +61,23 @@ export function OnFirstUse<P>({
   placeholder: (use: FirstUse) => ReactElement;
   render: (Part: ComponentType<P>, openAtOnce: boolean) => ReactElement;
 }) {
-  const [Part, setPart] = useState<ComponentType<P> | undefined>(() => part.loaded());
-  const [openAtOnce, setOpenAtOnce] = useState(false);
-  // Read when the download ends: a click during a download started by hovering still opens it.
-  const clicked = useRef(false);
-  const fetch = () => {
-    part
-      .load()
-      .then((loaded) => {
-        setOpenAtOnce(clicked.current);
-        setPart(() => loaded);
-      })
-      .catch((error: unknown) => console.error('A part of the list could not be loaded', error));
+  const [drawn, setDrawn] = useState<{ Part: ComponentType<P>; openAtOnce: boolean } | undefined>(() => {
+    const loaded = part.loaded();
+    return loaded && { Part: loaded, openAtOnce: false };
+  });
+  const fetchAhead = () => {
+    // A failed download ahead is tried again, and reported, by the click.
+    part.load().catch(() => undefined);
   };
-  if (Part) return render(Part, openAtOnce);
+  if (drawn) return render(drawn.Part, drawn.openAtOnce);
   return placeholder({
     onClick: () => {
-      clicked.current = true;
-      fetch();
+      part
+        .load()
+        .then((loaded) => setDrawn({ Part: loaded, openAtOnce: true }))
+        .catch((error: unknown) => console.error('A part of the list could not be loaded', error));
     },
-    onPointerEnter: fetch,
-    onFocus: fetch,
+    onPointerEnter: fetchAhead,
+    onFocus: fetchAhead,
   });
 }
