@@ -16,6 +16,25 @@ describe.each(DIALECTS)('a fragment matching more values than are listed, on %s'
   const hours = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString();
   type Row = { email: string; make: string; plate: string; country: number; start: string; end: string };
   const rows: Row[] = [];
+  /** A scan of the fixture: a Civic of type OBD, version 3.4.1; the rest from the row. */
+  const scanRow = (r: Omit<Row, 'end'> & { end: string | null; vin: number }) => ({
+    email: r.email,
+    app_user_id: null,
+    scan_start_time: r.start,
+    scan_end_time: r.end,
+    make: r.make,
+    model: 'Civic',
+    license_plate: r.plate,
+    vin: `1HGCM82633A${r.vin}`,
+    scan_ended: 1,
+    country_id: r.country,
+    function: 'Full Scan',
+    type: 'OBD',
+    app_version: '3.4.1',
+    pdf_report: null,
+    scan_res_array: '[]',
+    decoded_array: '[]',
+  });
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -33,26 +52,7 @@ describe.each(DIALECTS)('a fragment matching more values than are listed, on %s'
     for (let from = 0; from < rows.length; from += 500)
       await t.db.kysely
         .insertInto('scans')
-        .values(
-          rows.slice(from, from + 500).map((r, k) => ({
-            email: r.email,
-            app_user_id: null,
-            scan_start_time: r.start,
-            scan_end_time: r.end,
-            make: r.make,
-            model: 'Civic',
-            license_plate: r.plate,
-            vin: `1HGCM82633A${String(100000 + from + k)}`,
-            scan_ended: 1,
-            country_id: r.country,
-            function: 'Full Scan',
-            type: 'OBD',
-            app_version: '3.4.1',
-            pdf_report: null,
-            scan_res_array: '[]',
-            decoded_array: '[]',
-          })),
-        )
+        .values(rows.slice(from, from + 500).map((r, k) => scanRow({ ...r, vin: 100000 + from + k })))
         .execute();
   }, 300_000);
   afterAll(async () => {
@@ -127,24 +127,17 @@ describe.each(DIALECTS)('a fragment matching more values than are listed, on %s'
     await k
       .insertInto('scans')
       .values(
-        Array.from({ length: 12 }, (_, i) => ({
-          email: i % 3 === 2 ? `late${i}@example.com` : `late${i}@GMail.com`,
-          app_user_id: null,
-          scan_start_time: hours(ADDRESSES + 100 + i),
-          scan_end_time: i % 2 === 0 ? hours(100 + i) : null,
-          make: i % 2 === 0 ? 'Toyota' : 'Honda',
-          model: 'Civic',
-          license_plate: `MH12ZZ9${i}`,
-          vin: `1HGCM82633A${900000 + i}`,
-          scan_ended: 1,
-          country_id: i % 4 === 0 ? 44 : 91,
-          function: 'Full Scan',
-          type: 'OBD',
-          app_version: '3.4.1',
-          pdf_report: null,
-          scan_res_array: '[]',
-          decoded_array: '[]',
-        })),
+        Array.from({ length: 12 }, (_, i) =>
+          scanRow({
+            email: i % 3 === 2 ? `late${i}@example.com` : `late${i}@GMail.com`,
+            start: hours(ADDRESSES + 100 + i),
+            end: i % 2 === 0 ? hours(100 + i) : null,
+            make: i % 2 === 0 ? 'Toyota' : 'Honda',
+            plate: `MH12ZZ9${i}`,
+            vin: 900000 + i,
+            country: i % 4 === 0 ? 44 : 91,
+          }),
+        ),
       )
       .execute();
     // The rows as the database now holds them, in the list's order (COUNT(*) by hand).

@@ -6,10 +6,9 @@ import { type FilterRules, whereFilters } from '../../lib/filters.ts';
 import { fetchPage, type Page } from '../../lib/list.ts';
 import { resolveSort, type SortShape } from '../../lib/sort.ts';
 import { plan, singleFilter } from './countPlan.ts';
-import { endPlan } from './endPlan.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
-import { pairPlan } from './pairPlan.ts';
 import { sortedPage } from './sortedList.ts';
+import { twoFilterPlan } from './twoFilters.ts';
 import { countedValuesWhere } from './valuesWhere.ts';
 
 /**
@@ -51,13 +50,11 @@ export async function countedPage<T extends CountedTableName, Q extends { page: 
   const filter = singleFilter(rules, query);
   const offset = (query.page - 1) * query.limit;
   const order = COUNTED_LISTS[table].counted.order;
-  // Two counted filters together: migration 017's pair counters total them (no days: deep pages
-  // step over index entries from the nearer end).
+  // Two filters together (`twoFilters.ts`): the pair counters, an end or a start bound with a
+  // counted value, a fault code since a date.
   const planned =
     plan(db, dialect, table, filter) ??
-    (filter === undefined
-      ? (pairPlan(db, dialect, table, rules, query) ?? endPlan(db, dialect, table, rules, query))
-      : undefined);
+    (filter === undefined ? twoFilterPlan(db, dialect, table, rules, query) : undefined);
   if (!planned) {
     if (filter && offset === 0) {
       // One uncounted filter (licence plate: trigram / FTS index): the page and its total from
@@ -165,10 +162,18 @@ export async function countedPage<T extends CountedTableName, Q extends { page: 
         .execute()
         .then((r) => (direction === 'asc' ? r.reverse() : r));
     }
-    if (from === 0 && direction === 'desc') return select(q).limit(limit).execute();
+    // Sorting few matches on SQLite (`sorts`): `+time` keeps the order off the time index.
+    const sorting = p.sorts === true && !walk && dialect === 'sqlite';
+    const key = sorting ? sql`+${sql.ref(order)}` : sql.ref(order);
+    if (from === 0 && direction === 'desc')
+      return (
+        sorting ? select(q).clearOrderBy().orderBy(key, 'desc').orderBy(sql.ref('id'), 'desc') : select(q)
+      )
+        .limit(limit)
+        .execute();
     const ids = q
       .select(sql.ref<number>('id').as('id'))
-      .orderBy(sql.ref(order), direction)
+      .orderBy(key, direction)
       .orderBy(sql.ref('id'), direction)
       .limit(limit)
       .offset(from);

@@ -12,6 +12,7 @@ import {
   rows,
   rowTest,
   sumOf,
+  valueCounts,
   valueList,
   WALK_SHARE,
 } from './countPlan.ts';
@@ -70,15 +71,10 @@ export function pairPlan<Q extends object>(
     ];
     const rowTested = (f: (typeof filters)[number]) => (f === x ? testX : testY);
     const listed = [x, y].filter((f) => !rowTested(f));
-    const found = await rows<{ col: string; val: string; n: unknown }>(
+    const found = await valueCounts(
       db,
-      sql`SELECT col, val, n FROM list_totals WHERE tbl = ${table} AND (${sql.join(
-        [
-          ...listed.map((f) => sql`(col = ${f.rule.column} AND ${matching(f)})`),
-          sql`(col = '' AND val = '')`,
-        ],
-        sql` OR `,
-      )})`,
+      table,
+      listed.map((f) => ({ column: f.rule.column, matching: matching(f) })),
     );
     const all = sumOf(found.filter((v) => v.col === ''));
     const valuesOf = (c: string) => found.filter((v) => v.col === c && Number(v.n) > 0);

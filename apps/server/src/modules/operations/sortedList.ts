@@ -12,9 +12,8 @@ import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filte
 import type { Page } from '../../lib/list.ts';
 import { type ResolvedSort, sortModifiers } from '../../lib/sort.ts';
 import { plan, singleFilter } from './countPlan.ts';
-import { endPlan } from './endPlan.ts';
 import type { CountedTableName } from './lists.ts';
-import { pairPlan } from './pairPlan.ts';
+import { twoFilterPlan } from './twoFilters.ts';
 
 /**
  * A page of an activity list sorted by another column than its time (decisions §9), at a million
@@ -101,9 +100,7 @@ export async function sortedPage<T extends CountedTableName, Q extends Query, R>
   const filter = singleFilter(rules, query);
   const planned =
     plan(db, dialect, table, filter) ??
-    (filter === undefined
-      ? (pairPlan(db, dialect, table, rules, query) ?? endPlan(db, dialect, table, rules, query))
-      : undefined);
+    (filter === undefined ? twoFilterPlan(db, dialect, table, rules, query) : undefined);
   const [all, p] = await Promise.all([tableRows(db, table), planned?.()]);
   const ruleWhere = (eb: ExpressionBuilder<Database, T>) => whereFilters(eb, dialect, rules, query);
   let total: number;

@@ -3,7 +3,7 @@ import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filters.ts';
 import { likePattern } from '../../lib/sql.ts';
-import { type Filters, matchesTooMany, rows, rowTest, valueList, WALK_SHARE } from './countPlan.ts';
+import { type Filters, matchesTooMany, rowTest, valueCounts, valueList, WALK_SHARE } from './countPlan.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 
 /**
@@ -46,15 +46,13 @@ export async function countedValuesWhere<Q extends object>(
   const found =
     listed.length === 0
       ? []
-      : await rows<{ col: string; val: string; n: unknown }>(
+      : await valueCounts(
           db,
-          sql`SELECT col, val, n FROM list_totals WHERE tbl = ${table} AND n > 0 AND ((col = '' AND val = '') OR ${sql.join(
-            listed.map(
-              ([param, rule]) =>
-                sql`(col = ${rule.column} AND val LIKE ${likePattern(String((query as Filters)[param]))} ESCAPE '\\')`,
-            ),
-            sql` OR `,
-          )})`,
+          table,
+          listed.map(([param, rule]) => ({
+            column: rule.column,
+            matching: sql`n > 0 AND val LIKE ${likePattern(String((query as Filters)[param]))} ESCAPE '\\'`,
+          })),
         );
   // A rare value of a column of many values (model 'city': 0.2 % of the rows) is read through its
   // own index, and a start bound kept off the time index, which SQLite otherwise walked from the
