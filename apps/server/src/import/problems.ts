@@ -62,6 +62,8 @@ export class ProblemCollector extends RowProblems {
   private readonly missing: Entry[] = [];
   private lines: string[] = [];
   private spool: { path: string; fd: number } | null = null;
+  /** The spool once `prepare` has taken it: read by `write`. */
+  private spooled: fs.promises.FileHandle | null = null;
   private readonly sheets: (SheetColumns | undefined)[] = [];
   private readonly indexOf = new Map<string, number>();
   private reading = true;
@@ -166,25 +168,44 @@ export class ProblemCollector extends RowProblems {
    * first reading from `file` the cells of the rows that came without them.
    */
   async store(db: Db, importId: number, file: { path: string; fileName: string; accept: SpreadsheetType[] }) {
+    await this.prepare(file);
+    await this.write(db, importId);
+  }
+
+  /**
+   * Takes from the upload's folder all that `write` needs, so that the folder may go before the
+   * rows are written (after the answer: problemStore.ts): the cells of rows that came without them
+   * read from `file`, and the spool opened, then unlinked (read through its handle; a process that
+   * dies leaves nothing behind).
+   */
+  async prepare(file: { path: string; fileName: string; accept: SpreadsheetType[] }) {
     this.firstRows.length = 0; // every cell wanted is in a problem by now
     this.flush();
-    const spooled = this.spool?.path;
-    if (this.spool) fs.closeSync(this.spool.fd);
-    this.spool = null;
+    if (this.spool) {
+      fs.closeSync(this.spool.fd);
+      const spooled = this.spool.path;
+      this.spool = null;
+      try {
+        this.spooled = await fs.promises.open(spooled, 'r');
+      } finally {
+        await fs.promises.rm(spooled, { force: true });
+      }
+    }
+    await this.fillCells(file);
+  }
+
+  /** Writes the problem rows `prepare` made ready, under import `importId`. */
+  async write(db: Db, importId: number) {
+    const spooled = this.spooled;
+    this.spooled = null;
     try {
-      await this.write(db, importId, spooled, file);
+      await this.insert(db, importId, spooled);
     } finally {
-      if (spooled) await fs.promises.rm(spooled, { force: true });
+      await spooled?.close();
     }
   }
 
-  private async write(
-    db: Db,
-    importId: number,
-    spooled: string | undefined,
-    file: { path: string; fileName: string; accept: SpreadsheetType[] },
-  ) {
-    await this.fillCells(file);
+  private async insert(db: Db, importId: number, spooled: fs.promises.FileHandle | null) {
     const columns: Record<string, string[]> = {};
     for (const s of this.sheets) if (s) columns[s.label] = s.headers;
     // Each batch is one JSON parameter the database unpacks itself (as the import's own rows,

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { isoNow } from '../lib/time.ts';
+import { failInterruptedStores, PROBLEMS_STORING } from './problemStore.ts';
 
 /** The progress figures of a running import, as the import record carries them. */
 export interface LiveProgress {
@@ -201,6 +202,8 @@ export async function finishImport(
     errors: RowProblem[];
     errorCount: number;
     message: string;
+    /** Its problem rows are to be stored after the answer (problemStore.ts): the record says so. */
+    problemsStoring?: boolean;
   },
 ) {
   await db.kysely
@@ -215,6 +218,7 @@ export async function finishImport(
       error_count: outcome.errorCount,
       message: outcome.message.slice(0, 2000),
       finished_at: isoNow(),
+      ...(outcome.problemsStoring ? { problem_columns: PROBLEMS_STORING } : {}),
     })
     .where('id', '=', id)
     .execute();
@@ -240,4 +244,5 @@ export async function failInterruptedImports(db: Db) {
   if (db.dialect === 'postgres')
     query = query.where('started_at', '<', new Date(Date.now() - 60 * 60 * 1000).toISOString());
   await query.execute();
+  if (db.dialect === 'sqlite') await failInterruptedStores(db);
 }

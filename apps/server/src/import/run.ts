@@ -96,6 +96,8 @@ export interface RunOptions {
   plan?(plan: SheetPlan, index: number, sheet: string, stored: boolean): SheetPlan;
   /** Told when reading ends and writing starts. */
   writing?(): void;
+  /** Given: problem rows are stored after the answer, told before the final record says so. */
+  problemsAfterAnswer?(importId: number): void;
 }
 
 /** Thrown at the end of a preview's transaction so that it rolls back. */
@@ -149,6 +151,11 @@ export async function runImport<Answer, Context>(
       ...more,
     },
   });
+  // Whether the final record says its problem rows are still to be stored (problemStore.ts).
+  const problemsLater = () => {
+    if (options.problemsAfterAnswer && problems.count > 0) options.problemsAfterAnswer(record.id);
+    return options.problemsAfterAnswer !== undefined && problems.count > 0;
+  };
   let workbook: Workbook | undefined;
   let totalRows = 0;
   let sheetOrder: string[] = [];
@@ -306,6 +313,7 @@ export async function runImport<Answer, Context>(
       errors: problems.sorted(sheetOrder),
       errorCount: problems.count,
       message: (answer as { message?: string }).message ?? 'Imported.',
+      problemsStoring: problemsLater(),
     });
     phases.mark('answer and record');
     log.info(
@@ -337,6 +345,7 @@ export async function runImport<Answer, Context>(
       errors: problems.sorted(sheetOrder),
       errorCount: problems.count,
       message: known ? error.message : SERVER_FAILURE,
+      problemsStoring: problemsLater(),
     }).catch((e) => log.error({ err: e, importId: record.id }, 'could not record the failed import'));
     await recordAudit(
       db.kysely,

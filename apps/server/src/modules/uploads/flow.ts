@@ -4,7 +4,6 @@ import {
   type ColumnMapping,
   columnMappingSchema,
   errorBodySchema,
-  exportTicketSchema,
   faultCodesResponseSchema,
   faultWorkbookResponseSchema,
   importCancelledSchema,
@@ -16,9 +15,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentOperator } from '../../auth/plugin.ts';
 import type { Db } from '../../db/database.ts';
-import type { ExportColumn } from '../../export/columns.ts';
-import { consumeTicket, issueTicket } from '../../export/tickets.ts';
-import { xlsxStream } from '../../export/xlsx.ts';
 import { ColumnsMissing } from '../../import/columns.ts';
 import {
   cancelPreview,
@@ -28,12 +24,14 @@ import {
   rememberedMapping,
   rememberMapping,
 } from '../../import/previews.ts';
-import { ProblemCollector, storedProblems } from '../../import/problems.ts';
+import { expectStore } from '../../import/problemStore.ts';
+import { ProblemCollector } from '../../import/problems.ts';
 import type { ReceivedUpload } from '../../import/receive.ts';
 import type { StartedImport as StartedRecord } from '../../import/record.ts';
 import { type UploadExtras, UploadFailure } from '../../import/run.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
-import { type AuditActor, actorOf, recordAudit } from '../audit/record.ts';
+import { type AuditActor, actorOf } from '../audit/record.ts';
+import { problemsFileRoutes } from './problemsFile.ts';
 import type { StartedImport, UploadRoute } from './routes.ts';
 
 /*
@@ -80,6 +78,9 @@ export interface Run {
 /**
  * Runs an upload's import keeping every problem row for the problems file, applying and
  * remembering the column mapping, and answering with a missing column's remembered mapping.
+ *
+ * The problem rows are stored after this returns (import/problemStore.ts: the record says so
+ * meanwhile, and the problems file waits for them); a preview's before (its import replaces them).
  */
 export async function runWithProblems(
   run: Run,
@@ -89,6 +90,7 @@ export async function runWithProblems(
   const { db, upload, log } = run;
   const collector = new ProblemCollector(options.mapping, file.dir);
   let importId: number | undefined;
+  let storeLater: ((store: () => Promise<void>) => Promise<void>) | undefined;
   try {
     const answer = await run.started(db, file as ReceivedUpload, run.operatorId, log, run.actor, {
       problems: collector,
@@ -96,6 +98,9 @@ export async function runWithProblems(
       writing: () => collector.writing(),
       ...(options.preview ? { preview: { expiresAt: '' } } : {}),
       ...(options.record ? { record: options.record } : {}),
+      ...(!options.preview
+        ? { problemsAfterAnswer: (id: number) => (storeLater ??= expectStore(db, id, log)) }
+        : {}),
     });
     importId = answer.importId;
     for (const used of collector.used)
@@ -117,10 +122,23 @@ export async function runWithProblems(
     }
     throw error;
   } finally {
-    if (importId !== undefined && collector.count > 0)
-      await collector
-        .store(db, importId, { path: file.path, fileName: file.fileName, accept: upload.accept })
-        .catch((error) => log.error({ err: error, importId }, 'could not keep the problem rows'));
+    if (importId !== undefined && collector.count > 0) {
+      const id = importId;
+      // Everything the store needs from the upload's folder, taken now: the folder goes with the answer.
+      const failed = await collector
+        .prepare({ path: file.path, fileName: file.fileName, accept: upload.accept })
+        .then(
+          () => null,
+          (error: unknown) => error,
+        );
+      const store = () => (failed ? Promise.reject(failed) : collector.write(db, id));
+      // After the answer, the runner logs a failure and marks the rows unavailable (problemStore.ts).
+      if (storeLater) void storeLater(store);
+      else
+        await store().catch((error) =>
+          log.error({ err: error, importId }, 'could not keep the problem rows'),
+        );
+    } else storeLater?.(() => Promise.reject(new Error('the import ended without a record to store under')));
   }
 }
 
@@ -132,10 +150,7 @@ const commitResponseSchema = z.union([
   updateCommandsResponseSchema,
 ]);
 
-const PROBLEMS_LIST = 'import-problems';
 const PREVIEW_SWEEP_MS = 60 * 1000;
-
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 export function importFlowRoutes(app: FastifyInstance, db: Db, uploads: UploadRoute[]) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -164,10 +179,11 @@ export function importFlowRoutes(app: FastifyInstance, db: Db, uploads: UploadRo
       try {
         if (!upload) throw notFound(`Imports of kind ${claimed.kind} are no longer supported.`);
         const started = upload.start(claimed.fields);
+        const mapping = parseMapping(claimed.fields.mapping);
         const answer = await runWithProblems(
           { db, upload, started, operatorId: operator.id, log: request.log, actor: actorOf(request) },
           { ...claimed.file, fields: claimed.fields, remove },
-          { mapping: parseMapping(claimed.fields.mapping), record: claimed.record },
+          { mapping, record: claimed.record },
         );
         const kept = await db.kysely
           .selectFrom('imports')
@@ -203,136 +219,5 @@ export function importFlowRoutes(app: FastifyInstance, db: Db, uploads: UploadRo
     },
   );
 
-  // The problems file: a single-use link (like exports), then the .xlsx through it.
-  r.post(
-    '/api/imports/:id/problems',
-    { schema: { params: importIdParamsSchema, response: { 201: exportTicketSchema } } },
-    async (request, reply) => {
-      const found = await db.kysely
-        .selectFrom('imports')
-        .select('id')
-        .where('id', '=', request.params.id)
-        .executeTakeFirst();
-      if (!found) throw notFound(`There is no import #${request.params.id}.`);
-      const operator = currentOperator(request);
-      const ticket = await issueTicket(
-        db.kysely,
-        { operatorId: operator.id, sessionId: operator.sessionId },
-        { list: PROBLEMS_LIST, format: 'xlsx', query: { id: String(request.params.id) } },
-      );
-      reply.code(201);
-      return {
-        url: `/api/imports/${request.params.id}/problems?ticket=${ticket.token}`,
-        expiresAt: ticket.expiresAt,
-      };
-    },
-  );
-
-  r.get(
-    '/api/imports/:id/problems',
-    {
-      config: { public: true },
-      compress: false,
-      schema: {
-        params: importIdParamsSchema,
-        querystring: z.object({ ticket: z.string().max(100).default('') }),
-      },
-    },
-    async (request, reply) => {
-      const id = request.params.id;
-      const used = request.query.ticket ? await consumeTicket(db.kysely, request.query.ticket) : undefined;
-      if (!used || used.payload.list !== PROBLEMS_LIST || used.payload.query.id !== String(id))
-        throw notFound(
-          'This download link has expired or was already used. Ask for the problems file again.',
-        );
-      const record = await db.kysely
-        .selectFrom('imports')
-        .select(['id', 'file_name', 'problem_columns', 'errors'])
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (!record) throw notFound(`There is no import #${id}.`);
-      const { columns, rows } = await problemRows(db, record);
-      let sent = 0;
-      async function* counted() {
-        for await (const batch of rows) {
-          sent += batch.length;
-          yield batch;
-        }
-      }
-      reply.raw.once('close', () => {
-        recordAudit(db.kysely, actorOf(request, used.operatorId), {
-          action: 'export',
-          target: `import #${id} problems`,
-          details: { list: PROBLEMS_LIST, format: 'xlsx', importId: id, rows: sent },
-        }).catch((error) =>
-          request.log.warn({ err: error }, 'could not record the download in the audit log'),
-        );
-      });
-      const base = record.file_name.replace(/\.[^.]*$/, '').replace(/[^\w.@+-]+/g, '-') || 'upload';
-      const fileName = `Import_${id}_problems_${base}.xlsx`;
-      return reply
-        .header('content-type', XLSX_TYPE)
-        .header('content-disposition', `attachment; filename="${fileName}"`)
-        .header('cache-control', 'no-store')
-        .send(xlsxStream(counted(), columns, 'Problems'));
-    },
-  );
-}
-
-interface ProblemRow {
-  sheet: string;
-  row: number;
-  problem: string;
-  cells: string[] | null;
-}
-
-/**
- * The problems file's columns — the file's own columns (as each sheet headed them), then Sheet,
- * Row and Problem, so that a fixed file can be uploaded again as it is — and its rows. An import
- * recorded before problem rows were kept gives its recorded problems, without cells.
- */
-async function problemRows(
-  db: Db,
-  record: { id: number; problem_columns: string | null; errors: string | null },
-): Promise<{ columns: ExportColumn<ProblemRow>[]; rows: AsyncIterable<ProblemRow[]> }> {
-  let bySheet: Record<string, string[]> = {};
-  try {
-    bySheet = record.problem_columns ? (JSON.parse(record.problem_columns) as Record<string, string[]>) : {};
-  } catch {
-    bySheet = {};
-  }
-  const headers: string[] = [];
-  for (const list of Object.values(bySheet)) for (const h of list) if (!headers.includes(h)) headers.push(h);
-  const position = (sheet: string, header: string) => bySheet[sheet]?.indexOf(header) ?? -1;
-  const columns: ExportColumn<ProblemRow>[] = [
-    ...headers.map(
-      (header): ExportColumn<ProblemRow> => ({
-        header,
-        value: (row) => {
-          const i = position(row.sheet, header);
-          return i < 0 ? null : (row.cells?.[i] ?? null);
-        },
-      }),
-    ),
-    { header: 'Sheet', value: (row) => row.sheet },
-    { header: 'Row', value: (row) => row.row },
-    { header: 'Problem', value: (row) => row.problem },
-  ];
-  const stored = await db.kysely
-    .selectFrom('import_problems')
-    .select('row')
-    .where('import_id', '=', Number(record.id))
-    .limit(1)
-    .executeTakeFirst();
-  if (stored) return { columns, rows: storedProblems(db, Number(record.id)) };
-  let recorded: { sheet: string; row: number; reason: string }[] = [];
-  try {
-    recorded = record.errors ? JSON.parse(record.errors) : [];
-  } catch {
-    recorded = [];
-  }
-  async function* legacy() {
-    yield recorded.map((p) => ({ sheet: p.sheet, row: p.row, problem: p.reason, cells: null }));
-  }
-  return { columns, rows: legacy() };
+  problemsFileRoutes(app, db);
 }
