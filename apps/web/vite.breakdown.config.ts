@@ -2,7 +2,7 @@
  * What each library weighs in a list page's first download (issue 14: "≤ 150 kB for a list page",
  * bench/RESULTS.md). The app's own build, except that every module the scans list's first download
  * holds (the entry, the layout, the list engine, the operations declarations, with what they import
- * statically) goes to one chunk per library — react-dom, react, react-router, Mantine, TanStack
+ * statically) goes to one chunk per library — react-dom, react, wouter, Mantine, TanStack
  * Query, the app's own code, the contract's constants… — so each is minified and gzipped alone:
  *
  *   npx vite build -c vite.breakdown.config.ts --outDir /tmp/obd-breakdown && \

@@ -22,8 +22,8 @@ export default defineConfig({
         moduleSideEffects: (id: string) => !/[\\/]packages[\\/]contract[\\/]/.test(id),
       },
       output: {
-        // React and the router change less often than the app and every page needs all of them: one
-        // chunk of their own stays cached across deploys. No such group for Mantine or the other
+        // React and the router (wouter, with what it uses) change less often than the app and every
+        // page needs all of them: one chunk of their own stays cached across deploys. No such group for Mantine or the other
         // libraries: a group takes every module it matches, used by any screen, so it would put the
         // whole of Mantine (and a chart library) in the login page's download. Left to the
         // bundler, each part of a library goes with the chunks that use it.
@@ -31,7 +31,7 @@ export default defineConfig({
           groups: [
             {
               name: 'react',
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler|wouter|regexparam|use-sync-external-store)[\\/]/,
               priority: 3,
             },
             // Floating-ui positions Mantine's popovers, menus and comboboxes, which a list fetches on

@@ -1,20 +1,21 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
 import { AppProviders } from './app/AppProviders.tsx';
+import { BrowserRouter } from './app/navigation.tsx';
 import { createQueryClient } from './app/queryClient.ts';
-import { createAppRouter } from './app/router.tsx';
+import { AppRoutes } from './app/router.tsx';
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root element');
 
 const queryClient = createQueryClient();
-const router = createAppRouter(queryClient);
 
 createRoot(rootElement).render(
   <StrictMode>
     <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes queryClient={queryClient} />
+      </BrowserRouter>
     </AppProviders>
   </StrictMode>,
 );

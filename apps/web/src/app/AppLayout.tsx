@@ -2,7 +2,6 @@ import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, Outlet, useLocation } from 'react-router';
 import { ACCOUNT_PATH } from '../features/account/paths.ts';
 import { hasRole, ROLE_LABELS, RoleBadge } from '../features/auth/roles.tsx';
 import { meQueryOptions, useLogout } from '../features/auth/session.ts';
@@ -12,6 +11,7 @@ import { useRememberedListHref } from '../list/rememberedQueries.ts';
 import classes from './AppLayout.module.css';
 import { ColorSchemeToggle } from './ColorSchemeToggle.tsx';
 import { PRODUCT_NAME } from './documentTitle.ts';
+import { Link, Outlet, useLocation } from './navigation.tsx';
 import { type ScreenRoute, SIDEBAR_SCREENS, screenAt } from './screens.tsx';
 
 /** The shell of every guarded screen: header with the operator and Logout, sidebar, content. */

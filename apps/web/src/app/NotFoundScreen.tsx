@@ -1,6 +1,6 @@
 import { Anchor, Stack, Text } from '@mantine/core';
-import { Link } from 'react-router';
 import { HOME_PATH } from '../lib/session.ts';
+import { Link } from './navigation.tsx';
 
 /** A guarded address no screen is registered for. */
 export function NotFoundScreen() {

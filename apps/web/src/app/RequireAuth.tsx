@@ -1,5 +1,5 @@
-import { Navigate, Outlet, useLocation } from 'react-router';
 import { getToken, loginPath } from '../lib/session.ts';
+import { Navigate, Outlet, useLocation } from './navigation.tsx';
 
 /**
  * Guarded routes (spec §2.1): without a stored token, replace this entry with the login page,

@@ -1,6 +1,6 @@
 import { Alert, Button, Container, Group, Loader, Text } from '@mantine/core';
-import { useEffect, useState } from 'react';
-import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { Component, type ErrorInfo, type ReactNode, useEffect, useState } from 'react';
+import { type Location, useLocation } from './navigation.tsx';
 
 /**
  * What an import() of a chunk throws when the file cannot be fetched: after a deploy the old
@@ -20,18 +20,13 @@ export const CHUNK_FAILED =
 export const SCREEN_FAILED = 'Something went wrong on this screen. Reloading the page may help.';
 
 /**
- * A route's error element: a screen whose code could not be downloaded, or that failed while
- * rendering, says so in a sentence with a Reload button instead of leaving the page blank. Inside
- * the layout it takes the screen's place and the sidebar stays usable.
+ * What a route's error boundary shows: a screen whose code could not be downloaded, or that failed
+ * while rendering, says so in a sentence with a Reload button instead of leaving the page blank.
+ * Inside the layout it takes the screen's place and the sidebar stays usable.
  */
-export function RouteError() {
-  const error = useRouteError();
+export function RouteError({ error }: { error: unknown }) {
   const chunk = isChunkLoadError(error);
-  const detail = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
-    : error instanceof Error && !chunk
-      ? error.message
-      : undefined;
+  const detail = error instanceof Error && !chunk ? error.message : undefined;
   return (
     <Container size="sm" py="md" px={0} mx={0}>
       <Alert color="red" variant="light" role="alert" title={chunk ? 'Could not load this screen' : 'Error'}>
@@ -69,4 +64,39 @@ export function PageLoading({ delayMs = 400 }: { delayMs?: number }) {
       <Text c="dimmed">Loading...</Text>
     </Group>
   );
+}
+
+/**
+ * A route's error boundary (router.tsx): what throws below it — a screen, or its `React.lazy` whose
+ * chunk could not be fetched — shows `RouteError` in its place. The next navigation tries again.
+ */
+export function RouteErrorBoundary({ children }: { children: ReactNode }) {
+  return <ErrorCatcher location={useLocation()}>{children}</ErrorCatcher>;
+}
+
+type CatcherProps = { location: Location; children: ReactNode };
+type CatcherState = { location: Location; error?: { thrown: unknown } };
+
+class ErrorCatcher extends Component<CatcherProps, CatcherState> {
+  constructor(props: CatcherProps) {
+    super(props);
+    this.state = { location: props.location };
+  }
+
+  static getDerivedStateFromError(thrown: unknown): Partial<CatcherState> {
+    return { error: { thrown } };
+  }
+
+  // A new address clears the error: the operator has gone elsewhere (the sidebar stays usable).
+  static getDerivedStateFromProps(props: CatcherProps, state: CatcherState): Partial<CatcherState> | null {
+    return props.location === state.location ? null : { location: props.location, error: undefined };
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo) {
+    console.error('A screen failed', error, info.componentStack);
+  }
+
+  override render() {
+    return this.state.error ? <RouteError error={this.state.error.thrown} /> : this.props.children;
+  }
 }

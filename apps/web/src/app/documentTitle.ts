@@ -1,4 +1,5 @@
-import type { DataRouter } from 'react-router';
+import { useLayoutEffect } from 'react';
+import { useLocation } from './navigation.tsx';
 import { screenAt } from './screens.tsx';
 
 export const PRODUCT_NAME = 'OBD Admin';
@@ -27,12 +28,12 @@ export function documentTitleAt(pathname: string): string {
 }
 
 /**
- * Keeps `document.title` on the router's current page, for every page in one place (no screen sets
- * its own): set now, and after every navigation.
+ * Keeps `document.title` on the current page, for every page in one place (no screen sets its own):
+ * on the first draw and after every navigation.
  */
-export function keepDocumentTitle(router: Pick<DataRouter, 'state' | 'subscribe'>): () => void {
-  document.title = documentTitleAt(router.state.location.pathname);
-  return router.subscribe((state) => {
-    document.title = documentTitleAt(state.location.pathname);
-  });
+export function useDocumentTitle(): void {
+  const { pathname } = useLocation();
+  useLayoutEffect(() => {
+    document.title = documentTitleAt(pathname);
+  }, [pathname]);
 }

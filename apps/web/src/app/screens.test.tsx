@@ -1,6 +1,5 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { isValidElement, type ReactElement } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_PATH } from '../features/account/AccountScreen.tsx';
 import { AUDIT_PATHS } from '../features/audit/declarations.tsx';
@@ -9,10 +8,17 @@ import { OPERATORS_SCREEN_PATH } from '../features/operators/declarations.tsx';
 import { IMPORT_HISTORY_PATHS } from '../features/uploads/importHistory.tsx';
 import { clearToken, setToken } from '../lib/session.ts';
 import { deferred, installFakeFetch, jsonResponse } from '../test/fakeFetch.ts';
+import { renderRoutes } from '../test/renderRoutes.tsx';
 import { AppProviders } from './AppProviders.tsx';
 import { createQueryClient } from './queryClient.ts';
-import { CHUNK_FAILED, isChunkLoadError, PageLoading, SCREEN_FAILED } from './RouteStates.tsx';
-import { appRoutes, ROUTES, screenRoute } from './router.tsx';
+import {
+  CHUNK_FAILED,
+  isChunkLoadError,
+  PageLoading,
+  RouteErrorBoundary,
+  SCREEN_FAILED,
+} from './RouteStates.tsx';
+import { appRoutes, screenRoute } from './router.tsx';
 import { SCREENS, type ScreenRoute } from './screens.tsx';
 
 /** The declaration a list or detail screen's element renders, through a role gate if any. */
@@ -65,27 +71,22 @@ describe('the screens table', { timeout: 30_000 }, () => {
     }
   });
 
-  it('routes every screen through a lazy route with an error element', () => {
-    const route = screenRoute(SCREENS[0] as ScreenRoute);
-    expect(route.path).toBe(SCREENS[0]?.path);
-    expect(typeof route.lazy).toBe('function');
-    expect(route.element).toBeUndefined();
-    expect(route.errorElement).toBeTruthy();
-    expect(ROUTES[0]?.errorElement).toBeTruthy();
+  it('routes every screen through a lazy element inside an error boundary', () => {
+    const first = SCREENS[0] as ScreenRoute;
+    const route = screenRoute(first);
+    expect(route.path).toBe(first.path);
+    const element = route.element as ReactElement<{ children: ReactElement }>;
+    expect(element.type).toBe(RouteErrorBoundary);
+    expect((element.props.children.type as { $$typeof?: symbol }).$$typeof).toBe(Symbol.for('react.lazy'));
+    // One element per screen: its code is asked for once, whichever route table draws it.
+    expect(screenRoute(first).element).toBe(route.element);
   });
 });
 
 /** A router with one screen whose code fails to download, as after a deploy removed its chunk. */
 function renderFailingScreen(error: Error) {
   const failing: ScreenRoute = { path: '/Broken', label: 'Broken', load: () => Promise.reject(error) };
-  const router = createMemoryRouter([{ children: [screenRoute(failing)] }], {
-    initialEntries: ['/Broken'],
-  });
-  render(
-    <AppProviders queryClient={createQueryClient()}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
+  renderRoutes([{ children: [screenRoute(failing)] }], '/Broken');
 }
 
 describe('a screen whose code cannot be loaded', { timeout: 20_000 }, () => {
@@ -150,12 +151,7 @@ describe("a list's first request", { timeout: 20_000 }, () => {
       return jsonResponse({ data: [], total: 0 });
     });
     const queryClient = createQueryClient();
-    const router = createMemoryRouter(appRoutes(queryClient), { initialEntries: ['/FaultCodeList?page=2'] });
-    render(
-      <AppProviders queryClient={queryClient}>
-        <RouterProvider router={router} />
-      </AppProviders>,
-    );
+    renderRoutes(appRoutes(queryClient), '/FaultCodeList?page=2', { queryClient });
     const listCalls = () => calls.filter((call) => call.url.pathname === FAULT_CODES_PATH);
     // Asked by the route, before the layout has drawn (which asks who is signed in).
     await waitFor(() => expect(listCalls()).toHaveLength(1));

@@ -24,7 +24,7 @@ export interface ScreenRoute {
    */
   load: () => Promise<ReactNode>;
   /**
-   * Starts the screen's first request while its code downloads (the router's loader calls it with
+   * Starts the screen's first request while its code downloads (router.tsx's RouteFrame calls it with
    * the address's query), so the answer is there when the screen first draws. List screens have it.
    */
   prefetch?: (queryClient: QueryClient, search: URLSearchParams) => Promise<void>;
@@ -46,6 +46,7 @@ const faultCodes = () => import('../features/faultCodes/declarations.tsx');
 const uploads = () => import('../features/uploads/screens.tsx');
 const importHistory = () => import('../features/uploads/importHistory.tsx');
 const audit = () => import('../features/audit/declarations.tsx');
+const auditDetails = () => import('../features/audit/details.tsx');
 
 /** Every guarded screen; the sidebar shows those without `sidebarParent`, in this order (spec §2.2). */
 export const SCREENS: readonly ScreenRoute[] = [
@@ -134,7 +135,7 @@ export const SCREENS: readonly ScreenRoute[] = [
       '/AuditLog/details',
       'Audit event',
       '/AuditLog',
-      async () => (await audit()).auditEventDetails,
+      async () => (await auditDetails()).auditEventDetails,
     ),
   ),
   // Every operator's own account, from the header.

@@ -1,7 +1,7 @@
 import { Alert, Badge, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import type { SavedView } from '@obd/contract';
 import { useRef } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../app/navigation.tsx';
 import type { ClientPaging, ClientView } from './clientPaging.ts';
 import { listKeyOf, visibleColumns } from './columnLayout.ts';
 import { DataTable } from './DataTable.tsx';

@@ -1,5 +1,5 @@
 import { Button } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../app/navigation.tsx';
 import type { Column } from './declaration.ts';
 import { dateTimeText } from './format.ts';
 

@@ -2,7 +2,7 @@ import type { ColumnLayout, SavedView, SavedViewPatch } from '@obd/contract';
 import { SAVED_VIEWS_PATH, savedViewPath } from '@obd/contract/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../app/navigation.tsx';
 import { ApiError, apiFetch, apiFetchParsedLater } from '../lib/api.ts';
 
 const schemas = () => import('./schemas.ts');

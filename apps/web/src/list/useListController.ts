@@ -1,7 +1,7 @@
 import { totalPages } from '@obd/contract/constants';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo } from 'react';
-import { useLocation, useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from '../app/navigation.tsx';
 import { ApiError, INVALID_RESPONSE } from '../lib/api.ts';
 import { type ClientView, clientPage, parseClientView, writeClientView } from './clientPaging.ts';
 import type { ListDeclaration, ListMessages } from './declaration.ts';

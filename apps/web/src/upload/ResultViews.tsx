@@ -2,7 +2,7 @@ import { Alert, Box, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core
 import type { RowProblem } from '@obd/contract';
 import { MAX_ROW_ERRORS } from '@obd/contract/constants';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../app/navigation.tsx';
 import { DataTable } from '../list/DataTable.tsx';
 import type { Column } from '../list/declaration.ts';
 import { cellContent } from '../list/format.ts';

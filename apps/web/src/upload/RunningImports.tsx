@@ -3,7 +3,7 @@ import type { ImportKind, ImportRecord } from '@obd/contract';
 import { IMPORTS_PATH } from '@obd/contract/constants';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../app/navigation.tsx';
 import { apiFetchParsedLater } from '../lib/api.ts';
 import { countText } from './format.ts';
 import { importSchemas } from './importProgress.ts';

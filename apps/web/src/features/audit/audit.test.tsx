@@ -6,7 +6,8 @@ import { DetailScreen } from '../../list/DetailScreen.tsx';
 import { ListScreen } from '../../list/ListScreen.tsx';
 import { installFakeFetch, jsonResponse } from '../../test/fakeFetch.ts';
 import { renderRoutes } from '../../test/renderRoutes.tsx';
-import { AUDIT_PATHS, auditEventDetails, auditList } from './declarations.tsx';
+import { AUDIT_PATHS, auditList } from './declarations.tsx';
+import { auditEventDetails } from './details.tsx';
 
 const ADMIN = { id: 1, email: 'admin@example.com', role: 'admin' as const };
 const routes = [

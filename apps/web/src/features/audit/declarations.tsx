@@ -1,4 +1,4 @@
-import { Anchor, Code, Text } from '@mantine/core';
+import { Anchor } from '@mantine/core';
 import type { AuditEvent, AuditQuery } from '@obd/contract';
 import {
   AUDIT_ACTION_LABELS,
@@ -7,22 +7,20 @@ import {
   AUDIT_PATH,
   AUDIT_SORT_FIELDS,
 } from '@obd/contract/constants';
-import { Link } from 'react-router';
+import { Link } from '../../app/navigation.tsx';
 import { detailsColumn } from '../../list/columns.tsx';
-import { detailTable } from '../../list/DetailScreen.tsx';
 import { defineList, type FilterField, listSource, type QueryFilterName } from '../../list/declaration.ts';
-import type { DetailDeclaration, SummaryField } from '../../list/detail.ts';
-import { cellText, dateTimeColumn, dateTimeText } from '../../list/format.ts';
+import { cellText, dateTimeColumn } from '../../list/format.ts';
 import { listHref } from '../../list/listState.ts';
-import { browserText } from '../account/browser.ts';
 
 /**
  * The audit log (issue 11, admins only): who did what, newest first, with exact totals; each event
- * opens its details.
+ * opens its details (details.tsx: its own chunk, so the list's first download has none of the
+ * detail screen's code).
  */
 
 // The response schemas come with their requests: no zod in the audit log's first download.
-const schemas = () => import('./schemas.ts');
+export const schemas = () => import('./schemas.ts');
 
 export const AUDIT_PATHS = { list: '/AuditLog', details: '/AuditLog/details' } as const;
 
@@ -54,7 +52,7 @@ export const auditHref = (filter: { operator?: string; target?: string }) =>
   listHref(AUDIT_PATHS.list, AUDIT_FILTERS, filter);
 
 /** The acting operator, a link to everything they did. */
-function OperatorLink({ event }: { event: AuditEvent }) {
+export function OperatorLink({ event }: { event: AuditEvent }) {
   if (!event.operator_email) return operatorText(event);
   return (
     <Anchor
@@ -69,7 +67,7 @@ function OperatorLink({ event }: { event: AuditEvent }) {
 }
 
 /** The target, a link to every event about it. */
-function TargetLink({ event }: { event: AuditEvent }) {
+export function TargetLink({ event }: { event: AuditEvent }) {
   if (!event.target) return cellText(event.target);
   return (
     <Anchor
@@ -159,51 +157,3 @@ export const auditList = defineList({
     { list: 'audit', format: 'xlsx', failedMessage: 'Failed to download the audit log' },
   ],
 });
-
-const field = (label: string, value: (event: AuditEvent) => unknown): SummaryField<AuditEvent> => ({
-  label,
-  value: (event) => cellText(value(event)),
-});
-
-/** A detail's value: text as it is, anything else as JSON. */
-function DetailValue({ value }: { value: unknown }) {
-  if (value !== null && typeof value === 'object') {
-    return (
-      <Code block style={{ whiteSpace: 'pre-wrap' }}>
-        {JSON.stringify(value, null, 2)}
-      </Code>
-    );
-  }
-  return <Text size="sm">{cellText(value)}</Text>;
-}
-
-type DetailEntry = { name: string; value: unknown };
-
-export const auditEventDetails: DetailDeclaration<AuditEvent> = {
-  title: 'Audit event',
-  endpoint: AUDIT_PATH,
-  schema: async () => (await schemas()).auditEventSchema,
-  listPath: AUDIT_PATHS.list,
-  messages: { notFound: 'The audit event was not found.', error: 'Something went wrong' },
-  summary: [
-    field('Event', (event) => `#${event.id}`),
-    field('Time (UTC)', (event) => dateTimeText(event.at)),
-    field('Action', (event) => AUDIT_ACTION_LABELS[event.action]),
-    { label: 'Operator', value: (event) => <OperatorLink event={event} /> },
-    { label: 'Target', value: (event) => <TargetLink event={event} /> },
-    field('Address', (event) => event.address),
-    field('Browser', (event) => browserText(event.user_agent)),
-    field('User agent', (event) => event.user_agent),
-  ],
-  sections: [
-    detailTable<AuditEvent, DetailEntry>({
-      title: 'Details',
-      rows: (event) => Object.entries(event.details).map(([name, value]) => ({ name, value })),
-      columns: [
-        { header: 'Field', cell: (entry) => entry.name, start: true, nowrap: true },
-        { header: 'Value', cell: (entry) => <DetailValue value={entry.value} />, start: true, prose: true },
-      ],
-      empty: 'No details.',
-    }),
-  ],
-};

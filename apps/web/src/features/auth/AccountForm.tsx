@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { type ChangeEvent, type FormEvent, type ReactNode, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../app/navigation.tsx';
 import { AuthLayout, failureText } from './AuthLayout.tsx';
 
 /** What binds an input to one field of the form: its name, value and change handler. */

@@ -1,6 +1,6 @@
 import type { LoginBody } from '@obd/contract';
 import { useMutation } from '@tanstack/react-query';
-import { useLocation, useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from '../../app/navigation.tsx';
 import { apiFetchParsedLater } from '../../lib/api.ts';
 import { nextPathAfterSignIn } from '../../lib/session.ts';
 import { AccountForm, useAccountFields } from './AccountForm.tsx';

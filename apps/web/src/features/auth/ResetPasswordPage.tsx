@@ -3,7 +3,7 @@ import type { PasswordResetBody } from '@obd/contract';
 import { MIN_PASSWORD_LENGTH, PASSWORD_RESET_PATH } from '@obd/contract/constants';
 import { useMutation } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from '../../app/navigation.tsx';
 import { apiFetch } from '../../lib/api.ts';
 import { useAccountFields } from './AccountForm.tsx';
 import { AuthLayout, failureText } from './AuthLayout.tsx';

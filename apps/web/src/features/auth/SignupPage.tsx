@@ -2,7 +2,7 @@ import { TextInput } from '@mantine/core';
 import { type SignupBody, sessionResponseSchema, signupStatusSchema } from '@obd/contract';
 import { MIN_PASSWORD_LENGTH } from '@obd/contract/constants';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../app/navigation.tsx';
 import { apiFetchParsed } from '../../lib/api.ts';
 import { HOME_PATH } from '../../lib/session.ts';
 import { AccountForm, useAccountFields } from './AccountForm.tsx';

@@ -1,6 +1,6 @@
 import type { SessionResponse } from '@obd/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../app/navigation.tsx';
 import { apiFetch, apiFetchParsedLater } from '../../lib/api.ts';
 import { clearToken, setToken } from '../../lib/session.ts';
 import { forgetListQueries } from '../../list/rememberedQueries.ts';

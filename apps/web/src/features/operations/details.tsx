@@ -6,7 +6,7 @@ import {
   specialFunctionDetailSchema,
 } from '@obd/contract';
 import { ACTUATIONS_PATH, SCANS_PATH, SPECIAL_FUNCTIONS_PATH } from '@obd/contract/constants';
-import { Link } from 'react-router';
+import { Link } from '../../app/navigation.tsx';
 import { detailTable } from '../../list/DetailScreen.tsx';
 import type { DetailDeclaration, SummaryField } from '../../list/detail.ts';
 import { cellText, dateTimeText, durationText, fieldColumn } from '../../list/format.ts';

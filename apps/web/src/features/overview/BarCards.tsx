@@ -7,7 +7,7 @@
 import { BarChart } from '@mantine/charts';
 import { Anchor } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '../../app/navigation.tsx';
 import { ChartCard, FiguresTable } from './ChartCard.tsx';
 import { count, rowOf, shortDay } from './format.ts';
 

@@ -1,7 +1,7 @@
 import { MatrixChart } from '@mantine/charts';
 import { Anchor } from '@mantine/core';
 import type { Overview } from '@obd/contract';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '../../app/navigation.tsx';
 import { ChartCard, FiguresTable } from './ChartCard.tsx';
 import { count } from './format.ts';
 import type { OverviewLinks } from './links.ts';

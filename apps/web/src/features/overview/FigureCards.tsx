@@ -1,6 +1,6 @@
 import { Anchor, Card, SimpleGrid, Text } from '@mantine/core';
 import type { Overview, OverviewFigure } from '@obd/contract';
-import { Link } from 'react-router';
+import { Link } from '../../app/navigation.tsx';
 import { count } from './format.ts';
 import type { OverviewLinks } from './links.ts';
 

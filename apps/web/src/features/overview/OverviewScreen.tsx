@@ -3,7 +3,7 @@ import { Alert, Button, Group, Loader, SimpleGrid, Stack, Text, Title } from '@m
 import type { Overview } from '@obd/contract';
 import { addDays } from '@obd/contract/constants';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../app/navigation.tsx';
 import { ErrorState, LoadingState } from '../../list/ListStates.tsx';
 import { overviewQueryOptions } from './api.ts';
 import { CoverageHeatMap } from './CoverageHeatMap.tsx';

@@ -1,7 +1,7 @@
 /** The Overview's chart cards about scans (issue 13): each bar opens the scans list, filtered. */
 import { Anchor } from '@mantine/core';
 import type { Overview } from '@obd/contract';
-import { Link } from 'react-router';
+import { Link } from '../../app/navigation.tsx';
 import { RankedBarsCard, StackedDaysCard } from './BarCards.tsx';
 import { count } from './format.ts';
 import type { OverviewLinks } from './links.ts';

@@ -1,7 +1,7 @@
 import type { Overview } from '@obd/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { useLocation } from '../../app/navigation.tsx';
 import { installFakeFetch, jsonResponse } from '../../test/fakeFetch.ts';
 import { renderRoutes } from '../../test/renderRoutes.tsx';
 import { LIST_TARGETS, listLink } from './links.ts';

@@ -6,7 +6,7 @@ import { type SearchResult, searchResultSchema } from '@obd/contract';
 import { SEARCH_MAX_LENGTH, SEARCH_PATH } from '@obd/contract/constants';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../app/navigation.tsx';
 import { SIDEBAR_SCREENS } from '../../app/screens.tsx';
 import { apiFetchParsed } from '../../lib/api.ts';
 import { detailHref } from '../../list/columns.tsx';

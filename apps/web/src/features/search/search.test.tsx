@@ -1,8 +1,8 @@
 import { spotlight } from '@mantine/spotlight';
 import type { SearchResult } from '@obd/contract';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
+import { useLocation } from '../../app/navigation.tsx';
 import { deferred, type FetchCall, installFakeFetch, jsonResponse } from '../../test/fakeFetch.ts';
 import { renderRoutes } from '../../test/renderRoutes.tsx';
 import { HeaderSearch } from './HeaderSearch.tsx';

@@ -1,7 +1,7 @@
-import { createMemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { RESET_PASSWORD_PATH } from '../features/auth/ResetPasswordPage.tsx';
-import { documentTitleAt, keepDocumentTitle, PUBLIC_PAGE_TITLES } from './documentTitle.ts';
+import { renderRoutes } from '../test/renderRoutes.tsx';
+import { documentTitleAt, PUBLIC_PAGE_TITLES, useDocumentTitle } from './documentTitle.ts';
 import { SCREENS } from './screens.tsx';
 
 describe('document title', () => {
@@ -26,16 +26,17 @@ describe('document title', () => {
     expect(documentTitleAt('/NoSuchScreen')).toBe('Page not found · OBD Admin');
   });
 
-  it("follows the router's navigations until unsubscribed", async () => {
-    const router = createMemoryRouter([{ path: '*', element: null }], { initialEntries: ['/signup'] });
-    const stop = keepDocumentTitle(router);
+  it("follows the router's navigations", async () => {
+    const { router } = renderRoutes([{ path: '*', element: <KeepTitle /> }], '/signup');
     expect(document.title).toBe('Signup · OBD Admin');
     await router.navigate('/FaultCodeList?page=2');
     expect(document.title).toBe('Fault Code List · OBD Admin');
     await router.navigate('/AuditLog/details?id=3');
     expect(document.title).toBe('Audit event · OBD Admin');
-    stop();
-    await router.navigate('/login');
-    expect(document.title).toBe('Audit event · OBD Admin');
   });
 });
+
+function KeepTitle() {
+  useDocumentTitle();
+  return null;
+}
