@@ -162,6 +162,11 @@ export async function countedPage<T extends CountedTableName, Q extends { page: 
         .execute()
         .then((r) => (direction === 'asc' ? r.reverse() : r));
     }
+    const planned = p.ids;
+    if (planned && walk && !p.days)
+      return select(
+        base().where(() => sql<SqlBool>`${sql.ref('id')} IN (${planned(direction, limit, from)})`),
+      ).execute();
     // Sorting few matches on SQLite (`sorts`): `+time` keeps the order off the time index.
     const sorting = p.sorts === true && !walk && dialect === 'sqlite';
     const key = sorting ? sql`+${sql.ref(order)}` : sql.ref(order);

@@ -157,6 +157,25 @@ export function pairPlan<Q extends object>(
     const driverRows = drivers[0]?.n ?? 0;
     const rarerRows = testX ? sumOf(ys) : testY ? sumOf(xs) : Math.min(sumOf(xs), sumOf(ys));
     const driverCheap = driver !== undefined && total > 0 && (PAGE * driverRows) / total <= rarerRows;
-    return { total, walk: total >= WALK_SHARE * all || driverCheap, where };
+    // SQLite, walking the driver's (value, time) index: the other filter is tested in its own
+    // index — the table joined to itself on the id, a (value, rowid) seek per row, no row read.
+    // Page 100 of Toyota's Generic scans steps over ~30,000 Toyota scans: 200 ms of row reads at
+    // a million scans, ~20 ms of seeks.
+    const other = driver === x.rule.column ? y : x;
+    const otherVals = other === x ? xv : yv;
+    const driverValue = (driver === x.rule.column ? xv : yv)[0];
+    const ids =
+      driver !== undefined && !rowTested(other) && otherVals.length > 0
+        ? (direction: 'asc' | 'desc', limit: number, offset: number) => {
+            const tested = sql.ref(`b.${other.rule.column}`);
+            const test =
+              other.rule.match === 'contains'
+                ? sql`${tested} IN (${valueList(otherVals)})`
+                : sql`${tested} = ${other.rule.match === 'flag' ? (other.value ? 1 : 0) : other.value}`;
+            const dir = sql.raw(direction);
+            return sql`SELECT a.id FROM ${sql.table(table)} a JOIN ${sql.table(table)} b ON b.id = a.id AND ${test} WHERE ${sql.ref(`a.${driver}`)} = ${driverValue} ORDER BY ${sql.ref(`a.${spec.order}`)} ${dir}, a.id ${dir} LIMIT ${limit} OFFSET ${offset}`;
+          }
+        : undefined;
+    return { total, walk: total >= WALK_SHARE * all || driverCheap, where, ...(ids ? { ids } : {}) };
   };
 }
