@@ -188,3 +188,78 @@ describe.each(DIALECTS)('a bulk import into a table holding some of its rows on 
     ).rejects.toThrow(/unique|duplicate/i);
   });
 });
+
+describe.each(DIALECTS)('a bulk import whose stored rows come after its first new ones on %s', (dialect) => {
+  let t: TestContext;
+  let editor: Record<string, string>;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    editor = (await signedIn(t.db, 'editor')).headers;
+  });
+  afterAll(() => t.close());
+
+  it('counts and lists the database duplicates of late batches exactly and keeps the key unique', async () => {
+    // 1,500 codes of company 6 are stored: rows 50,002… of the file. On SQLite the natural key is
+    // dropped after the first batch of new rows, once these are found (import/writeSqlite.ts).
+    const stored = Array.from({ length: 1500 }, (_, i) => ({
+      dtc: `P${(i * 3).toString(16).toUpperCase().padStart(4, '0')}`,
+      company_id: 6,
+      generic: 0,
+    }));
+    for (let i = 0; i < stored.length; i += 500)
+      await t.db.kysely
+        .insertInto('fault_codes')
+        .values(stored.slice(i, i + 500))
+        .execute();
+    const codes = Array.from({ length: ROWS }, (_, i) => [
+      `P${(i % 10_000).toString(16).toUpperCase().padStart(4, '0')}`,
+      `Fault ${i}`,
+      1,
+      1,
+      'Honda',
+      Math.floor(i / 10_000) + 1,
+      'no',
+    ]);
+    const header = ['DTC', 'Title', 'Severity', 'Repair Difficulty', 'Make', 'Company ID', 'Generic'];
+    const body = multipart(
+      {},
+      { name: 'late.xlsx', data: await xlsx([{ name: 'Codes', rows: [header, ...codes] }]) },
+    );
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/faultCodes',
+      payload: body.payload,
+      headers: { ...editor, ...body.headers },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().stats).toMatchObject({
+      insertedCount: ROWS - 1500,
+      duplicates: { inFile: 0, inDatabase: 1500 },
+    });
+    expect(res.json().errors.slice(0, 2)).toMatchObject([
+      { row: 50_002, reason: 'P0000 (company 6) is already in the database' },
+      { row: 50_005, reason: 'P0003 (company 6) is already in the database' },
+    ]);
+    // Every stored row is listed in the problems file, with its cells from the file.
+    const link = await t.app.inject({
+      method: 'POST',
+      url: `/api/imports/${res.json().importId}/problems`,
+      headers: editor,
+    });
+    expect(link.statusCode).toBe(201);
+    const problems = await t.db.kysely
+      .selectFrom('import_problems')
+      .select(['row'])
+      .where('import_id', '=', res.json().importId)
+      .orderBy('row')
+      .execute();
+    expect(problems.map((p) => Number(p.row))).toEqual(stored.map((_, i) => 50_002 + i * 3));
+    const { rows } = await sql<{ n: number }>`select count(*) as n from fault_codes`.execute(t.db.kysely);
+    expect(Number(rows[0]?.n)).toBe(ROWS);
+    await deferredBuilds(t.db);
+    await expect(
+      t.db.kysely.insertInto('fault_codes').values({ dtc: 'P0001', company_id: 6, generic: 0 }).execute(),
+    ).rejects.toThrow(/unique|duplicate/i);
+  });
+});
