@@ -44,9 +44,12 @@ interface Place {
 
 /** Where the app is and how to go elsewhere: the browser's history, or a list in memory (tests). */
 export interface History {
+  /** The place last gone to (drawn, or being drawn in a transition). */
   place(): Place;
   go(to: string, options?: NavigateOptions): void;
   listen(listener: () => void): () => void;
+  /** `Router` says a place is drawn: only then does the address bar take it (see browserHistory). */
+  drawn(place: Place): void;
 }
 
 let keys = 0;
@@ -64,10 +67,11 @@ function placeAt(url: string, state: unknown, action: NavigationType): Place {
   };
 }
 
-type Write = (to: string, replace: boolean, state: unknown) => Place;
-
-/** A history that starts at `start` and goes elsewhere with `write`; `changed` tells the listeners. */
-function makeHistory(start: Place, write: Write): History & { changed(next: Place): void } {
+/** A history that starts at `start`; `changed` tells the listeners of a new place. */
+function makeHistory(
+  start: Place,
+  drawn: (place: Place) => void = () => {},
+): History & { changed(next: Place): void } {
   let place = start;
   const listeners = new Set<() => void>();
   const changed = (next: Place) => {
@@ -77,9 +81,15 @@ function makeHistory(start: Place, write: Write): History & { changed(next: Plac
   return {
     place: () => place,
     changed,
+    drawn,
     go(to, { replace, state = null } = {}) {
+      const url = new URL(to, `http://app.invalid${place.location.pathname}`);
       // As React Router's links did: the address already shown is replaced, not pushed again.
-      changed(write(to, replace ?? isShown(to, place.location), state));
+      const again =
+        url.pathname === place.location.pathname &&
+        url.search === place.location.search &&
+        url.hash === place.location.hash;
+      changed(placeAt(url.pathname + url.search + url.hash, state, (replace ?? again) ? 'REPLACE' : 'PUSH'));
     },
     listen(listener) {
       listeners.add(listener);
@@ -88,11 +98,13 @@ function makeHistory(start: Place, write: Write): History & { changed(next: Plac
   };
 }
 
-function isShown(to: string, location: Location): boolean {
-  const url = new URL(to, `http://app.invalid${location.pathname}`);
-  return url.pathname === location.pathname && url.search === location.search && url.hash === location.hash;
-}
-
+/**
+ * The browser's history. A new address is written to the address bar when its page is drawn, not
+ * when it is asked for, as React Router's data router did: while the next screen's code downloads,
+ * the screen still shown and the address agree (a click on it acts on its own address), and Back
+ * never lands on a page that was never shown. Back and Forward (`popstate`) have moved the address
+ * already.
+ */
 function browserHistory(): History {
   const read = (action: NavigationType) =>
     placeAt(
@@ -100,9 +112,16 @@ function browserHistory(): History {
       window.history.state,
       action,
     );
-  const history = makeHistory(read('POP'), (to, replace, state) => {
-    window.history[replace ? 'replaceState' : 'pushState'](state, '', to);
-    return read(replace ? 'REPLACE' : 'PUSH');
+  const written = new WeakSet<Place>();
+  const history = makeHistory(read('POP'), (place) => {
+    if (place.action === 'POP' || written.has(place)) return;
+    written.add(place);
+    const { pathname, search, hash, state } = place.location;
+    window.history[place.action === 'REPLACE' ? 'replaceState' : 'pushState'](
+      state,
+      '',
+      pathname + search + hash,
+    );
   });
   window.addEventListener('popstate', () => history.changed(read('POP')));
   return history;
@@ -110,9 +129,7 @@ function browserHistory(): History {
 
 /** A history of its own, for tests: the browser's address is left alone. */
 export function memoryHistory(url: string): History {
-  return makeHistory(placeAt(url, null, 'POP'), (to, replace, state) =>
-    placeAt(to, state, replace ? 'REPLACE' : 'PUSH'),
-  );
+  return makeHistory(placeAt(url, null, 'POP'));
 }
 
 const HistoryContext = createContext<History | null>(null);
@@ -145,6 +162,7 @@ export function Router({ history, children }: { history: History; children: Reac
     setPlace(history.place()); // a navigation made before this listened (a child's layout effect)
     return stop;
   }, [history]);
+  useLayoutEffect(() => history.drawn(place), [history, place]);
   return (
     <HistoryContext.Provider value={history}>
       <PlaceContext.Provider value={place}>
@@ -169,6 +187,12 @@ export function useLocation(): Location {
 
 export function useNavigate(): (to: string, options?: NavigateOptions) => void {
   return useHistory().go;
+}
+
+/** Where the app is going: the location last navigated to, drawn or not yet (a stable function). */
+export function usePlaceGoneTo(): () => Location {
+  const history = useHistory();
+  return useMemo(() => () => history.place().location, [history]);
 }
 
 export function useSearchParams(): [

@@ -2,11 +2,18 @@ import type { QueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useEffect, useMemo } from 'react';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { RESET_PASSWORD_PATH } from '../features/auth/paths.ts';
-import { setUnauthorizedHandler } from '../lib/api.ts';
+import { setAddressReader, setUnauthorizedHandler } from '../lib/api.ts';
 import { getToken } from '../lib/session.ts';
 import { useDocumentTitle } from './documentTitle.ts';
 import { NotFoundScreen } from './NotFoundScreen.tsx';
-import { Outlet, type RouteObject, useLocation, useNavigate, useRoutes } from './navigation.tsx';
+import {
+  Outlet,
+  type RouteObject,
+  useLocation,
+  useNavigate,
+  usePlaceGoneTo,
+  useRoutes,
+} from './navigation.tsx';
 import { RequireAuth } from './RequireAuth.tsx';
 import { PageLoading, RouteErrorBoundary } from './RouteStates.tsx';
 import { SCREENS, type ScreenRoute, screenAt } from './screens.tsx';
@@ -178,9 +185,11 @@ export function loginHandler(router: {
 export function AppRoutes({ queryClient }: { queryClient: QueryClient }) {
   const routes = useMemo(() => appRoutes(queryClient), [queryClient]);
   const navigate = useNavigate();
+  const placeGoneTo = usePlaceGoneTo();
   useEffect(() => {
     setUnauthorizedHandler(loginHandler({ navigate }));
-  }, [navigate]);
+    setAddressReader(placeGoneTo);
+  }, [navigate, placeGoneTo]);
   useDocumentTitle();
   return useRoutes(routes);
 }

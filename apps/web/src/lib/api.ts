@@ -205,11 +205,21 @@ function errorBodyOf(payload: unknown): Partial<ErrorBody> | undefined {
   return body as Partial<ErrorBody>;
 }
 
+// Where the app is, for the login page's `next`: the address bar, unless the app says otherwise
+// (its router writes a new address to the bar only once that page is drawn, app/navigation.tsx, and a
+// 401 can come back while it downloads: `next` is the page the operator was going to).
+let currentAddress: () => { pathname: string; search: string } = () => window.location;
+
+/** Lets the app say where it is (or is going), for the login page's `next` after a 401. */
+export function setAddressReader(reader: () => { pathname: string; search: string }): void {
+  currentAddress = reader;
+}
+
 // Several queries can fail with 401 at once; the first one has already left the page, so the
 // others must not overwrite `next` with the login page itself.
 function endSessionAndGoToLogin(): void {
   clearToken();
-  const { pathname, search } = window.location;
+  const { pathname, search } = currentAddress();
   if (pathname === '/login') return;
   onUnauthorized(loginPath(pathname + search));
 }
