@@ -68,20 +68,13 @@ export async function benchLists(databaseUrl?: string, only: string[] = []): Pro
 }
 
 /**
- * Filters together (issue 12 item 1): every pair of a list's filters — the pairs generated from
- * its shape module (`modules/operations/lists.ts`), not a chosen few — pages 1 and 100, over HTTP
- * with the response cache off, on the 1,000,000-row databases of bench/operations.ts. A value per
- * filter: an operator's (bench/operations.ts's cases; the most frequent where it lists several),
- * so most pairs are frequent × frequent, the worst for counting. Target p95 ≤ 100 ms.
- *   node --import tsx bench/lists.ts pairs [sqlite:/tmp/obd-bench-ops.sqlite | postgres://…]
- * BENCH_PAIRS_LISTS=ScanDetail keeps those lists; BENCH_PAIRS_TRIPLES=1 adds every triple of the
- * scans list; BENCH_PAIRS_REQUESTS sets the timed requests per case (default 20); BENCH_PAIRS_ONLY
- * keeps the cases whose URL contains it.
+ * Every pair (and with BENCH_PAIRS_TRIPLES=1 every triple) of the lists' filters, pages 1 and 100,
+ * as request paths: one frequent value per filter (the cases' own, or the most frequent one).
+ * BENCH_PAIRS_LISTS keeps the lists whose path contains one of its comma-separated names.
  */
-export async function benchFilterPairs(databaseUrl: string): Promise<string[]> {
+export async function filterPairUrls(): Promise<string[]> {
   const { OPERATION_CASES } = await import('./operations.ts');
   const shapes = await import('../apps/server/src/modules/operations/lists.ts');
-  const requests = Number(process.env.BENCH_PAIRS_REQUESTS ?? 20);
   const keepLists = process.env.BENCH_PAIRS_LISTS?.split(',');
   // The most frequent value where the cases list several; values for filters they do not list.
   const preferred: Record<string, string> = {
@@ -114,6 +107,23 @@ export async function benchFilterPairs(databaseUrl: string): Promise<string[]> {
     for (const combo of combos)
       for (const page of [1, 100]) urls.push(`${list.path}?${combo.join('&')}&page=${page}`);
   }
+  return urls;
+}
+
+/**
+ * Filters together (issue 12 item 1): every pair of a list's filters — the pairs generated from
+ * its shape module (`modules/operations/lists.ts`), not a chosen few — pages 1 and 100, over HTTP
+ * with the response cache off, on the 1,000,000-row databases of bench/operations.ts. A value per
+ * filter: an operator's (bench/operations.ts's cases; the most frequent where it lists several),
+ * so most pairs are frequent × frequent, the worst for counting. Target p95 ≤ 100 ms.
+ *   node --import tsx bench/lists.ts pairs [sqlite:/tmp/obd-bench-ops.sqlite | postgres://…]
+ * BENCH_PAIRS_LISTS=ScanDetail keeps those lists; BENCH_PAIRS_TRIPLES=1 adds every triple of the
+ * scans list; BENCH_PAIRS_REQUESTS sets the timed requests per case (default 20); BENCH_PAIRS_ONLY
+ * keeps the cases whose URL contains it.
+ */
+export async function benchFilterPairs(databaseUrl: string): Promise<string[]> {
+  const requests = Number(process.env.BENCH_PAIRS_REQUESTS ?? 20);
+  const urls = await filterPairUrls();
   const server = await startServer(databaseUrl, { RESPONSE_CACHE: 'off' });
   const load = () =>
     os

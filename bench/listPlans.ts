@@ -1,0 +1,78 @@
+/**
+ * Where one list request's time goes, statement by statement (issue 12): runs the scans list's
+ * repository in-process — no HTTP, no other request beside it — for every filter pair of
+ * `bench/lists.ts pairs`, and prints each request's total, its best time of `runs`, and every SQL
+ * statement it ran with that statement's time (and with PLANS=1 SQLite's EXPLAIN QUERY PLAN).
+ * On a loaded machine, the steadier figure to compare two versions of the planner with.
+ *
+ *   node --import tsx bench/listPlans.ts <file.sqlite> [part of the URL] [runs, default 3]
+ *
+ * SQLite only, opened read-only (the 1,000,000-row bench database of bench/operations.ts).
+ */
+import { scanQuerySchema } from '@obd/contract';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database } from '../apps/server/src/db/schema.ts';
+import { listScans } from '../apps/server/src/modules/operations/repository.ts';
+import { filterPairUrls } from './lists.ts';
+
+const [file, only = '', runsArg = '3'] = process.argv.slice(2);
+if (!file) throw new Error('Name the SQLite database: node --import tsx bench/listPlans.ts <file.sqlite>');
+const runs = Number(runsArg);
+const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
+
+interface Statement {
+  sql: string;
+  parameters: readonly unknown[];
+  ms: number;
+}
+let statements: Statement[] = [];
+const db = new Kysely<Database>({
+  dialect: new SqliteDialect({ database: sqlite }),
+  log(event) {
+    if (event.level === 'query')
+      statements.push({
+        sql: event.query.sql,
+        parameters: event.query.parameters,
+        ms: event.queryDurationMillis,
+      });
+  },
+});
+
+const shorten = (text: string) => (text.length > 900 ? `${text.slice(0, 900)}…(${text.length})` : text);
+
+for (const url of await filterPairUrls()) {
+  if (!url.startsWith('/api/ScanDetail?') || (only && !url.includes(only))) continue;
+  const query = scanQuerySchema.parse(Object.fromEntries(new URLSearchParams(url.split('?')[1])));
+  let best = Number.POSITIVE_INFINITY;
+  let bestStatements: Statement[] = [];
+  let total = 0;
+  for (let run = 0; run < runs; run += 1) {
+    statements = [];
+    const started = performance.now();
+    const page = await listScans(db, 'sqlite', query);
+    const ms = performance.now() - started;
+    total = page.total;
+    if (ms < best) {
+      best = ms;
+      bestStatements = statements;
+    }
+  }
+  console.log(`\n### ${url} total ${total} best ${best.toFixed(1)} ms`);
+  for (const statement of bestStatements) {
+    const sql = statement.sql.replace(/\s+/g, ' ');
+    console.log(
+      `  ${statement.ms.toFixed(1).padStart(7)} ms  ${shorten(sql)}  ${shorten(JSON.stringify(statement.parameters))}`,
+    );
+    if (!process.env.PLANS) continue;
+    try {
+      const plan = sqlite.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).all(...statement.parameters) as {
+        detail: string;
+      }[];
+      for (const step of plan) console.log(`            ${step.detail}`);
+    } catch (error) {
+      console.log(`            (no plan: ${(error as Error).message})`);
+    }
+  }
+}
+await db.destroy();
