@@ -36,6 +36,7 @@ import { overviewUsersMigration } from './migrations/020_overview_users.ts';
 import { listEndDaysMigration } from './migrations/021_list_end_days.ts';
 import { overviewScannersMigration } from './migrations/022_overview_scanners.ts';
 import { listPairsByBMigration } from './migrations/023_list_pairs_by_b.ts';
+import { listPairsByAMigration } from './migrations/024_list_pairs_by_a.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -233,6 +234,7 @@ export async function migrate(db: Db): Promise<void> {
     '021_list_end_days': listEndDaysMigration(db.dialect),
     '022_overview_scanners': overviewScannersMigration(db.dialect),
     '023_list_pairs_by_b': listPairsByBMigration(db.dialect),
+    '024_list_pairs_by_a': listPairsByAMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.
