@@ -91,6 +91,16 @@ export const reportedCode = (column: string): FilterRule => ({ match: 'reportedC
  */
 export const segmentOfMake = (column: string): FilterRule => ({ match: 'segmentOfMake', column });
 
+/** Whether a query parameter is given: absent, null and '' all mean "no filter". */
+export const isSet = (value: unknown): boolean => value !== undefined && value !== null && value !== '';
+
+/** The rules of the filters the query gives, in the declaration's order, by parameter name. */
+export function activeRules<Q extends object>(rules: FilterRules<Q>, query: Q): [string, FilterRule][] {
+  return (Object.entries(rules) as [string, FilterRule][]).filter(([param]) =>
+    isSet((query as Record<string, unknown>)[param]),
+  );
+}
+
 /** The AND of every rule whose parameter is present in the (already validated) query. */
 export function whereFilters<DB, TB extends keyof DB, Q extends object>(
   eb: ExpressionBuilder<DB, TB>,
@@ -103,7 +113,7 @@ export function whereFilters<DB, TB extends keyof DB, Q extends object>(
   const e = eb as unknown as AnyEb;
   for (const [param, rule] of Object.entries(rules) as [keyof Q, FilterRule][]) {
     const value = query[param];
-    if (value === undefined || value === null || value === '') continue;
+    if (!isSet(value)) continue;
     const column = rule.column;
     switch (rule.match) {
       case 'contains':

@@ -1,7 +1,7 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import type { FilterRule, FilterRules } from '../../lib/filters.ts';
+import { activeRules, type FilterRule, type FilterRules } from '../../lib/filters.ts';
 import { type Filters, type Plan, rows } from './countPlan.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 
@@ -25,10 +25,7 @@ export function codePlan<Q extends object>(
 ): (() => Promise<Counted>) | undefined {
   if (dialect !== 'sqlite' || table !== 'scans') return undefined;
   const spec = COUNTED_LISTS[table].counted;
-  const active = (Object.entries(rules) as [string, FilterRule][]).filter(([param]) => {
-    const v = (query as Filters)[param];
-    return v !== undefined && v !== null && v !== '';
-  });
+  const active = activeRules(rules, query);
   if (active.length !== 2) return undefined;
   const codeAt = active.findIndex(([, r]) => r.match === 'reportedCode');
   if (codeAt < 0) return undefined;

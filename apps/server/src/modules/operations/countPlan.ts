@@ -1,7 +1,7 @@
 import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import type { FilterRule, FilterRules } from '../../lib/filters.ts';
+import { activeRules, type FilterRule, type FilterRules } from '../../lib/filters.ts';
 import { likePattern } from '../../lib/sql.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 
@@ -18,10 +18,7 @@ export type Filters = Record<string, unknown>;
 
 /** A list's one active filter, if exactly one (null: none; undefined: more than one). */
 export function singleFilter<Q extends object>(rules: FilterRules<Q>, query: Q) {
-  const active = (Object.entries(rules) as [string, FilterRule][]).filter(([param]) => {
-    const v = (query as Filters)[param];
-    return v !== undefined && v !== null && v !== '';
-  });
+  const active = activeRules(rules, query);
   if (active.length !== 1) return active.length === 0 ? null : undefined;
   const [param, rule] = active[0] as [string, FilterRule];
   return { param, rule, value: (query as Filters)[param] };

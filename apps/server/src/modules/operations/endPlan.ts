@@ -1,7 +1,7 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import type { FilterRule, FilterRules } from '../../lib/filters.ts';
+import { activeRules, type FilterRule, type FilterRules } from '../../lib/filters.ts';
 import { likePattern } from '../../lib/sql.ts';
 import {
   type Filters,
@@ -50,10 +50,7 @@ export function endPlan<Q extends object>(
 ): (() => Promise<Counted>) | undefined {
   const spec = COUNTED_LISTS[table].counted;
   if (!('end' in spec)) return undefined;
-  const active = (Object.entries(rules) as [string, FilterRule][]).filter(([param]) => {
-    const v = (query as Filters)[param];
-    return v !== undefined && v !== null && v !== '';
-  });
+  const active = activeRules(rules, query);
   if (active.length !== 2) return undefined;
   const endAt = active.findIndex(([, r]) => r.column === spec.end && r.match === 'atMost');
   if (endAt < 0) return undefined;

@@ -1,7 +1,7 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import type { FilterRule, FilterRules } from '../../lib/filters.ts';
+import { activeRules, type FilterRules } from '../../lib/filters.ts';
 import { likePattern } from '../../lib/sql.ts';
 import {
   type Filters,
@@ -37,10 +37,7 @@ export function pairPlan<Q extends object>(
 ): (() => Promise<Plan & { where: (walk: boolean) => Expression<SqlBool> }>) | undefined {
   const spec = COUNTED_LISTS[table].counted;
   const countedColumns = [...spec.byDay, ...spec.totalsOnly] as string[];
-  const active = (Object.entries(rules) as [string, FilterRule][]).filter(([param]) => {
-    const v = (query as Filters)[param];
-    return v !== undefined && v !== null && v !== '';
-  });
+  const active = activeRules(rules, query);
   if (active.length !== 2) return undefined;
   const filters = active.map(([param, rule]) => ({ rule, value: (query as Filters)[param] }));
   if (
@@ -84,9 +81,9 @@ export function pairPlan<Q extends object>(
     if (!many && testX !== testY && (testX ? ys : xs).length > 0) {
       // One fragment tested, the other filter listed: its pairs with the listed values, the
       // fragment tested on the pair's own value (the row's, as text: the same LIKE as `rowTest`).
-      // Whichever side the listed column is, one index range: the key (tbl, a, b, av, bv) or
-      // migration 023's (tbl, a, b, bv, av, n). 'gmail' with 'toyota' at a million scans: the
-      // ~60,000 e-mail pairs of Toyota, not the 100,000 Toyota rows.
+      // Whichever side the listed column is, one index range read alone (each holds n):
+      // migration 024's (tbl, a, b, av, bv, n) or 023's (tbl, a, b, bv, av, n). 'gmail' with
+      // 'toyota' at a million scans: the ~60,000 e-mail pairs of Toyota, not the 100,000 Toyota rows.
       const [listedSide, testedSide, listedVals, tested] = testX
         ? [sql.ref('bv'), sql.ref('av'), ys, x]
         : [sql.ref('av'), sql.ref('bv'), xs, y];

@@ -1,7 +1,7 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import type { FilterRule, FilterRules } from '../../lib/filters.ts';
+import { activeRules, type FilterRule, type FilterRules } from '../../lib/filters.ts';
 import { likePattern } from '../../lib/sql.ts';
 import {
   type Filters,
@@ -36,10 +36,7 @@ export function startPlan<Q extends object>(
 ): (() => Promise<Plan & { where: (walk: boolean) => Expression<SqlBool> }>) | undefined {
   if (dialect !== 'sqlite') return undefined;
   const spec = COUNTED_LISTS[table].counted;
-  const active = (Object.entries(rules) as [string, FilterRule][]).filter(([param]) => {
-    const v = (query as Filters)[param];
-    return v !== undefined && v !== null && v !== '';
-  });
+  const active = activeRules(rules, query);
   if (active.length !== 2) return undefined;
   const startAt = active.findIndex(([, r]) => r.column === spec.order && r.match === 'atLeast');
   if (startAt < 0) return undefined;

@@ -1,7 +1,7 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filters.ts';
+import { activeRules, type FilterRule, type FilterRules, whereFilters } from '../../lib/filters.ts';
 import { likePattern } from '../../lib/sql.ts';
 import { type Filters, matchesTooMany, rowTest, valueCounts, valueList, WALK_SHARE } from './countPlan.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
@@ -24,10 +24,7 @@ export async function countedValuesWhere<Q extends object>(
   if (dialect !== 'sqlite') return undefined;
   const spec = COUNTED_LISTS[table].counted;
   const countedColumns = [...spec.byDay, ...spec.totalsOnly] as string[];
-  const active = (Object.entries(rules) as [string, FilterRule][]).filter(([param]) => {
-    const v = (query as Filters)[param];
-    return v !== undefined && v !== null && v !== '';
-  });
+  const active = activeRules(rules, query);
   const isCounted = (rule: FilterRule) => countedColumns.includes(rule.column) && rule.match === 'contains';
   const counted = active.filter(([, rule]) => isCounted(rule));
   // "End ≤ to" matches most rows: kept off its index (end, start), which SQLite chose to look up
