@@ -52,8 +52,8 @@ export const ROUTES = [
   },
   {
     route: '/Api1',
-    loads: [...LIST_PAGE, 'src/features/catalogue/declarations.tsx'],
-    budgetKb: 166,
+    loads: [...LIST_PAGE, 'src/features/catalogue/coverage.tsx'],
+    budgetKb: 150,
     noZod: true,
   },
   {
@@ -65,7 +65,7 @@ export const ROUTES = [
   {
     route: '/ImportHistory',
     loads: [...LIST_PAGE, 'src/features/uploads/importHistory.tsx'],
-    budgetKb: 168,
+    budgetKb: 150,
     noZod: true,
   },
   {

@@ -1,4 +1,4 @@
-import { type ComponentType, type ReactElement, useState } from 'react';
+import { type ComponentType, type ReactElement, useEffect, useState } from 'react';
 
 /**
  * A part of a list screen fetched the first time it is used — a menu, a popover, a dialog, with
@@ -80,4 +80,49 @@ export function OnFirstUse<P>({
     onPointerEnter: fetchAhead,
     onFocus: fetchAhead,
   });
+}
+
+/**
+ * A dialog fetched the first time its button is clicked (issue 14: Mantine's Modal and FocusTrap,
+ * ~10 kB gzip, are not in a list's first download). Unlike `OnFirstUse`, the button is the real one
+ * from the start and stays on screen, focused by the click: the dialog returns focus to it on close.
+ * The dialog is drawn closed once, then opened: Mantine's Modal notes the element to give focus
+ * back to when `opened` changes, not when it is first drawn open.
+ *
+ * `Dialog` is undefined until the code is in: draw it as `{Dialog && <Dialog opened={opened} … />}`,
+ * and spread `fetchAhead` on the button (pointer over or focus start the download).
+ */
+export function useDialogOnFirstUse<P>(part: LazyPart<P>) {
+  const [Dialog, setDialog] = useState<ComponentType<P> | undefined>(() => part.loaded());
+  const [opened, setOpened] = useState(false);
+  const [openWhenDrawn, setOpenWhenDrawn] = useState(false);
+  useEffect(() => {
+    if (Dialog && openWhenDrawn) {
+      setOpenWhenDrawn(false);
+      setOpened(true);
+    }
+  }, [Dialog, openWhenDrawn]);
+  const fetchAhead = () => {
+    // A failed download ahead is tried again, and reported, by the click.
+    part.load().catch(() => undefined);
+  };
+  return {
+    Dialog,
+    opened,
+    open: () => {
+      if (Dialog) {
+        setOpened(true);
+        return;
+      }
+      part
+        .load()
+        .then((loaded) => {
+          setDialog(() => loaded);
+          setOpenWhenDrawn(true);
+        })
+        .catch((error: unknown) => console.error('A dialog could not be loaded', error));
+    },
+    close: () => setOpened(false),
+    fetchAhead: { onPointerEnter: fetchAhead, onFocus: fetchAhead },
+  };
 }

@@ -1,8 +1,6 @@
 import type {
   CommandQuery,
   CommandRow,
-  CoverageQuery,
-  CoverageRow,
   CustomCommand,
   CustomCommandQuery,
   LiveDataQuery,
@@ -16,9 +14,6 @@ import {
   ACTUATION_COMMANDS_PATH,
   COMMAND_API_PATH,
   COMMAND_PAGE_SIZE,
-  COVERAGE_PAGE_SIZE,
-  COVERAGE_PATH,
-  COVERAGE_SORT_FIELDS,
   CUSTOM_COMMAND_SORT_FIELDS,
   CUSTOM_COMMANDS_PAGE_SIZE,
   CUSTOM_COMMANDS_PATH,
@@ -53,6 +48,8 @@ import {
   variantsText,
 } from './views.tsx';
 
+export { coverageData } from './coverage.tsx';
+
 // The response schemas come with their requests (list/declaration.ts `listSource`): no zod in a list's first download.
 const schemas = () => import('./schemas.ts');
 
@@ -67,33 +64,6 @@ const VEHICLE_FILTERS: readonly FilterField<QueryFilterName<CustomCommandQuery>>
   { kind: 'text', name: 'model', label: 'Model', placeholder: 'e.g. City' },
   { kind: 'text', name: 'year', label: 'Year', placeholder: 'e.g. 2019' },
 ];
-
-const COVERAGE_FILTERS: readonly FilterField<QueryFilterName<CoverageQuery>>[] = [
-  { ...makeFilter('make'), label: 'Car Make', placeholder: 'Enter car make (e.g. Hyundai)' },
-];
-
-export const coverageData = defineList({
-  title: 'Coverage Data',
-  source: listSource(COVERAGE_PATH, async () => (await schemas()).coverageListSchema, 'coverages'),
-  pageSize: COVERAGE_PAGE_SIZE,
-  filters: COVERAGE_FILTERS,
-  columns: [
-    fieldColumn<CoverageRow, 'function_name'>('Function Name', 'function_name'),
-    fieldColumn<CoverageRow, 'function_type'>('Function Type', 'function_type'),
-  ],
-  sortFields: COVERAGE_SORT_FIELDS,
-  messages: {
-    error: 'Something went wrong',
-    invalid: 'Invalid response format',
-    emptyFiltered: 'No coverage data found for this make.',
-    emptyUnfiltered: 'No coverage data available.',
-  },
-  export: { list: 'coverage', format: 'xlsx' },
-  display: {
-    summary: ({ pageItemCount, total }) => `Showing ${pageItemCount} out of ${total} results`,
-    pagerCaption: ({ page, pages, total }) => `Showing page ${page} of ${pages} (${total} total items)`,
-  },
-});
 
 // decisions §8: the defaults, fetched once on opening.
 const COMMAND_FILTERS: readonly FilterField<QueryFilterName<CommandQuery>>[] = [

@@ -1,9 +1,11 @@
-import { Badge, Button, Card, Code, Group, List, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Code, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { ActuationCommand, ActuationDetail, CustomCommand, SpfCommand } from '@obd/contract';
-import { useState } from 'react';
 import { DataTable } from '../../list/DataTable.tsx';
 import type { Column } from '../../list/declaration.ts';
 import { cellText, fieldColumn, keyedByOccurrence } from '../../list/format.ts';
+import { lazyPart, useDialogOnFirstUse } from '../../list/onFirstUse.tsx';
+
+const referenceDialog = lazyPart(() => import('./ReferenceDialog.tsx').then((m) => m.ReferenceDialog));
 
 type SpfDetail = SpfCommand['details'][number];
 
@@ -150,23 +152,26 @@ export function NumberedGrid({ label, names }: { label: string; names: readonly 
   );
 }
 
-/** A live-data row's reference data (bit positions, scaling, value map), opened in a dialog. */
+/**
+ * A live-data row's reference data (bit positions, scaling, value map), opened in a dialog whose
+ * code (Mantine's Modal and FocusTrap, ~10 kB gzip) comes on the first click (issue 14).
+ */
 export function ReferenceButton({ name, reference }: { name: string; reference: unknown }) {
-  const [opened, setOpened] = useState(false);
+  const dialog = useDialogOnFirstUse(referenceDialog);
+  const Dialog = dialog.Dialog;
   if (reference === null || reference === undefined || reference === '') return <>-</>;
   return (
     <>
       <Button
         size="compact-sm"
         variant="light"
-        onClick={() => setOpened(true)}
+        onClick={dialog.open}
         aria-label={`View reference data of ${name}`}
+        {...dialog.fetchAhead}
       >
         View
       </Button>
-      <Modal opened={opened} onClose={() => setOpened(false)} title={`Reference data: ${name}`} size="lg">
-        <Code block>{typeof reference === 'string' ? reference : JSON.stringify(reference, null, 2)}</Code>
-      </Modal>
+      {Dialog && <Dialog name={name} reference={reference} opened={dialog.opened} onClose={dialog.close} />}
     </>
   );
 }

@@ -76,6 +76,20 @@ describe('UndoImport', () => {
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Undo import' })).toBeNull());
   });
 
+  it('opens on the first click though its code comes then, traps focus, and gives focus back to the button', async () => {
+    show(record());
+    const button = await screen.findByRole('button', { name: 'Undo import #5' });
+    button.focus();
+    fireEvent.click(button);
+    const dialog = await screen.findByRole('dialog', { name: 'Undo import #5?' });
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+    fireEvent.click(screen.getByRole('button', { name: 'Keep the import' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Undo import #5' })),
+    );
+  });
+
   it('shows an undone import as undone, without a button', async () => {
     show(record({ status: 'undone', undoneAt: '2026-11-23T10:00:00.000Z' }));
     expect((await screen.findByText(/^Undone/)).textContent).toMatch(/^Undone .*2026/);

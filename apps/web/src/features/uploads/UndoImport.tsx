@@ -1,12 +1,15 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import type { ImportRecord } from '@obd/contract';
 import { importUndoPath } from '@obd/contract/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { ApiError, apiFetchParsedLater } from '../../lib/api.ts';
+import { apiFetchParsedLater } from '../../lib/api.ts';
 import { dateTimeText } from '../../list/format.ts';
+import { lazyPart, useDialogOnFirstUse } from '../../list/onFirstUse.tsx';
 import { importSchemas } from '../../upload/importProgress.ts';
 import { hasRole, useFreshRole } from '../auth/roles.tsx';
+
+// The confirmation's Modal and FocusTrap (~10 kB gzip) are not in Import History's first download (issue 14).
+const undoDialog = lazyPart(() => import('./UndoImportDialog.tsx').then((m) => m.UndoImportDialog));
 
 /**
  * Undo of an import (issue 15): a button on a succeeded import for editors and admins, a dialog
@@ -15,7 +18,8 @@ import { hasRole, useFreshRole } from '../auth/roles.tsx';
  */
 export function UndoImport({ record }: { record: ImportRecord }) {
   const { role } = useFreshRole();
-  const [open, setOpen] = useState(false);
+  const dialog = useDialogOnFirstUse(undoDialog);
+  const Dialog = dialog.Dialog;
   const queryClient = useQueryClient();
   const undo = useMutation({
     mutationFn: () =>
@@ -27,7 +31,7 @@ export function UndoImport({ record }: { record: ImportRecord }) {
         },
       ),
     onSuccess: async () => {
-      setOpen(false);
+      dialog.close();
       await queryClient.invalidateQueries();
     },
   });
@@ -39,7 +43,6 @@ export function UndoImport({ record }: { record: ImportRecord }) {
       </Text>
     );
   if (record.status !== 'succeeded' || !hasRole(role, 'editor')) return null;
-  const replaces = record.kind === 'update_commands';
   return (
     <>
       <Button
@@ -48,34 +51,23 @@ export function UndoImport({ record }: { record: ImportRecord }) {
         color="red"
         onClick={() => {
           undo.reset();
-          setOpen(true);
+          dialog.open();
         }}
         aria-label={`Undo import #${record.id}`}
+        {...dialog.fetchAhead}
       >
         Undo
       </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={`Undo import #${record.id}?`}>
-        <Stack>
-          <Text size="sm">
-            The rows this import added ({record.fileName}) are removed
-            {replaces ? ', and the commands it replaced are put back' : ''}. If some of them were edited or
-            removed since, nothing is changed and you are told how many.
-          </Text>
-          {undo.error && (
-            <Alert color="red" variant="light" role="alert">
-              {undo.error instanceof ApiError ? undo.error.message : 'The undo failed. Try again.'}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setOpen(false)}>
-              Keep the import
-            </Button>
-            <Button color="red" loading={undo.isPending} onClick={() => undo.mutate()}>
-              Undo import
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      {Dialog && (
+        <Dialog
+          record={record}
+          opened={dialog.opened}
+          onClose={dialog.close}
+          onConfirm={() => undo.mutate()}
+          pending={undo.isPending}
+          error={undo.error}
+        />
+      )}
     </>
   );
 }
