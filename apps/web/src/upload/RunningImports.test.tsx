@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { activationCodesUpload } from '../features/uploads/declarations.tsx';
 import { installFakeFetch, jsonResponse } from '../test/fakeFetch.ts';
 import { renderRoutes } from '../test/renderRoutes.tsx';
-import { pace } from './RunningImports.tsx';
+import { pace } from './format.ts';
 import { UploadPage } from './UploadPage.tsx';
 
 const EDITOR = { id: 2, email: 'editor@example.com', role: 'editor' as const };

@@ -5,19 +5,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from '../app/navigation.tsx';
 import { apiFetchParsedLater } from '../lib/api.ts';
-import { countText } from './format.ts';
+import { pace } from './format.ts';
 import { importSchemas } from './importProgress.ts';
 import { progressText } from './UploadProgress.tsx';
 
 /** How often the running imports of a page are read while there are some. */
 const RUNNING_POLL_MS = 1000;
-
-/** Elapsed time and rows per second of a running import, from its record. */
-export function pace(record: Pick<ImportRecord, 'startedAt' | 'rowsProcessed'>, now = Date.now()): string {
-  const seconds = Math.max(0, (now - Date.parse(record.startedAt)) / 1000);
-  const rate = seconds > 0 ? Math.round(record.rowsProcessed / seconds) : 0;
-  return `${Math.round(seconds)} s elapsed · ${countText(rate)} rows/s`;
-}
 
 /**
  * Issue 15 item 6: an import of this page's kind that was already running when the page opened

@@ -2,20 +2,8 @@ import type { ImportRecord } from '@obd/contract';
 import { IMPORTS_PATH } from '@obd/contract/constants';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { countText } from '../../upload/format.ts';
+import { pace } from '../../upload/format.ts';
 import { readImport } from '../../upload/importProgress.ts';
-
-/**
- * Elapsed time and rows per second of a running import, as upload/RunningImports.tsx `pace` says
- * them (the same sentence; its test holds the wording). Written here rather than imported: that
- * module brings the upload pages' progress views (~1.5 kB gzip) into Import History's first download
- * (issue 14). Moving `pace` to upload/format.ts would let both share it.
- */
-function pace(record: Pick<ImportRecord, 'startedAt' | 'rowsProcessed'>, now = Date.now()): string {
-  const seconds = Math.max(0, (now - Date.parse(record.startedAt)) / 1000);
-  const rate = seconds > 0 ? Math.round(record.rowsProcessed / seconds) : 0;
-  return `${Math.round(seconds)} s elapsed · ${countText(rate)} rows/s`;
-}
 
 /** How often a running import's row of the Import History is read again. */
 export const HISTORY_POLL_MS = 1000;
