@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
 import { insertScan } from './operationsFactories.ts';
+import { expectScanPages } from './scanPages.ts';
 
 /**
  * The counted lists (migration 004, countedList.ts) answer totals from counters and start deep
@@ -127,20 +128,7 @@ describe.each(DIALECTS)('counted activity lists on %s', (dialect) => {
         .map((s) => s.id);
       // Pages of 3 lie wholly inside a month bucket (~10 rows of a name), so some are read from
       // the bucket's older end; pages of 7 cross buckets.
-      for (const limit of [7, 3]) {
-        const seen: number[] = [];
-        for (let page = 1; page <= Math.ceil(expected.length / limit) + 1; page += 1) {
-          const res = await t.app.inject({
-            url: `/api/ScanDetail?limit=${limit}&page=${page}&${filter}`,
-            headers,
-          });
-          expect(res.statusCode, res.body).toBe(200);
-          const body = res.json();
-          expect(body.total, `${filter} page ${page}`).toBe(expected.length);
-          seen.push(...body.scans.map((s: { id: number }) => s.id));
-        }
-        expect(seen, `${filter}, ${limit} a page`).toEqual(expected);
-      }
+      await expectScanPages(t.app, headers, filter, expected, [7, 3]);
     }
   }
 

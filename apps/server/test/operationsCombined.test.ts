@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
 import { insertScan, insertSpecialFunction } from './operationsFactories.ts';
+import { expectScanPages } from './scanPages.ts';
 import { expectedOrder } from './sortOrder.ts';
 
 /**
@@ -104,20 +105,7 @@ describe.each(DIALECTS)('filters with an end bound on %s', { timeout: 180_000 },
         .filter(keep)
         .sort(newestFirst)
         .map((s) => s.id);
-      for (const limit of [4, 25]) {
-        const seen: number[] = [];
-        for (let page = 1; page <= Math.ceil(expected.length / limit) + 1; page += 1) {
-          const res = await t.app.inject({
-            url: `/api/ScanDetail?limit=${limit}&page=${page}&${filter}`,
-            headers,
-          });
-          expect(res.statusCode, res.body).toBe(200);
-          const body = res.json();
-          expect(body.total, `${filter} page ${page}`).toBe(expected.length);
-          seen.push(...body.scans.map((s: { id: number }) => s.id));
-        }
-        expect(seen, `${filter}, ${limit} a page`).toEqual(expected);
-      }
+      await expectScanPages(t.app, headers, filter, expected, [4, 25]);
     }
   }
 

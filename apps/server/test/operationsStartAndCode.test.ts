@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
 import { insertScan } from './operationsFactories.ts';
+import { expectScanPages } from './scanPages.ts';
 
 /**
  * Two filters the pair counters do not total (issue 12 item 1): "start ≥ from" with a value of a
@@ -131,20 +132,7 @@ describe.each(DIALECTS)(
           .filter(keep)
           .sort(newestFirst)
           .map((s) => s.id);
-        for (const limit of [4, 25]) {
-          const seen: number[] = [];
-          for (let page = 1; page <= Math.ceil(expected.length / limit) + 1; page += 1) {
-            const res = await t.app.inject({
-              url: `/api/ScanDetail?limit=${limit}&page=${page}&${encodeURI(filter)}`,
-              headers,
-            });
-            expect(res.statusCode, res.body).toBe(200);
-            const body = res.json();
-            expect(body.total, `${filter} page ${page}`).toBe(expected.length);
-            seen.push(...body.scans.map((s: { id: number }) => s.id));
-          }
-          expect(seen, `${filter}, ${limit} a page`).toEqual(expected);
-        }
+        await expectScanPages(t.app, headers, encodeURI(filter), expected, [4, 25]);
       }
     }
 
