@@ -1,4 +1,4 @@
-import { Table } from '@mantine/core';
+import classes from './DataTable.module.css';
 import { type Column, defaultRowKey, type RowKey } from './declaration.ts';
 import { cellContent } from './format.ts';
 import { SortHeader } from './SortHeader.tsx';
@@ -25,7 +25,12 @@ interface DataTableProps<Row> {
   list?: { density: 'comfortable' | 'compact'; highlighted?: number };
 }
 
-/** The one table of the app: rows under the declared columns; empty cells show '-'. */
+/**
+ * The one table of the app: rows under the declared columns; empty cells show '-'. Plain table
+ * elements under one set of classes (DataTable.module.css: Mantine's Table look), not a Mantine
+ * component per row and cell: a list page of 30 rows drew ~500 of them before its first rows showed
+ * (issue 14 item 6).
+ */
 export function DataTable<Row>({
   label,
   columns,
@@ -35,82 +40,78 @@ export function DataTable<Row>({
   sorting,
   list,
 }: DataTableProps<Row>) {
-  const dense = compact || list?.density === 'compact';
+  const density = list?.density === 'compact' ? classes.compact : compact ? classes.small : undefined;
+  const tableClass = [classes.table, density, !compact && classes.hover, list && classes.sticky]
+    .filter(Boolean)
+    .join(' ');
+  // One class string per column, shared by its cells.
+  const headerClasses = columns.map((column) => (column.start ? undefined : HEADER_CENTRED));
+  const cellClasses = columns.map(cellClass);
   return (
-    // Wide tables scroll sideways inside the page instead of squeezing the text columns.
-    <Table.ScrollContainer
-      type="native"
-      // A box that scrolls must take the focus, or a keyboard cannot scroll it (axe: scrollable-region-focusable).
-      tabIndex={0}
-      minWidth={columns.length * (compact ? 110 : 120)}
-      maxHeight={list ? '75vh' : undefined}
-    >
-      <Table
-        aria-label={label}
-        striped
-        highlightOnHover={!compact}
-        withTableBorder
-        withColumnBorders
-        stickyHeader={list !== undefined}
-        verticalSpacing={list?.density === 'compact' ? 2 : compact ? 6 : 'xs'}
-        fz={dense && list ? 'xs' : undefined}
+    // Wide tables scroll sideways inside the page instead of squeezing the text columns. A box that
+    // scrolls must take the focus, or a keyboard cannot scroll it (axe: scrollable-region-focusable).
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: see above.
+    <div className={classes.scroll} tabIndex={0}>
+      <div
+        style={{
+          minWidth: columns.length * (compact ? 110 : 120),
+          maxHeight: list ? '75vh' : undefined,
+        }}
       >
-        <Table.Thead>
-          <Table.Tr>
-            {columns.map((column) => (
-              <Table.Th
-                key={column.header}
-                ta={column.start ? undefined : 'center'}
-                style={column.start ? undefined : { whiteSpace: 'nowrap' }}
-                aria-sort={
-                  sortable(sorting, column.sortField)
-                    ? ariaSort(sorting?.sort, column.sortField ?? '')
-                    : undefined
-                }
-              >
-                {sorting && column.sortField && sortable(sorting, column.sortField) ? (
-                  <SortHeader
-                    header={column.header}
-                    field={column.sortField}
-                    sort={sorting.sort}
-                    onSort={sorting.onSort}
-                  />
-                ) : (
-                  column.header
-                )}
-              </Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((row, index) => (
-            <Table.Tr
-              key={rowKey(row, index)}
-              data-row-index={index}
-              data-highlighted={list?.highlighted === index || undefined}
-              bg={list?.highlighted === index ? 'var(--mantine-primary-color-light)' : undefined}
-              style={
-                list?.highlighted === index
-                  ? { outline: '2px solid var(--mantine-primary-color-filled)', outlineOffset: -2 }
-                  : undefined
-              }
-            >
-              {columns.map((column) => (
-                <Table.Td
+        <table aria-label={label} className={tableClass}>
+          <thead>
+            <tr>
+              {columns.map((column, index) => (
+                <th
                   key={column.header}
-                  ta={column.start ? undefined : column.prose ? 'left' : 'center'}
-                  miw={column.prose ? 320 : undefined}
-                  style={column.nowrap ? { whiteSpace: 'nowrap' } : undefined}
+                  className={headerClasses[index]}
+                  aria-sort={
+                    sortable(sorting, column.sortField)
+                      ? ariaSort(sorting?.sort, column.sortField ?? '')
+                      : undefined
+                  }
                 >
-                  {cellContent(column.cell(row))}
-                </Table.Td>
+                  {sorting && column.sortField && sortable(sorting, column.sortField) ? (
+                    <SortHeader
+                      header={column.header}
+                      field={column.sortField}
+                      sort={sorting.sort}
+                      onSort={sorting.onSort}
+                    />
+                  ) : (
+                    column.header
+                  )}
+                </th>
               ))}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row, index) => (
+              <tr
+                key={rowKey(row, index)}
+                data-row-index={index}
+                data-highlighted={list?.highlighted === index || undefined}
+              >
+                {columns.map((column, at) => (
+                  <td key={column.header} className={cellClasses[at]}>
+                    {cellContent(column.cell(row))}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
   );
+}
+
+const HEADER_CENTRED = `${classes.centred} ${classes.nowrap}`;
+
+/** A column's cells: centred unless `start` or `prose` (left, with a readable width); `nowrap` on one line. */
+function cellClass(column: Pick<Column<unknown>, 'start' | 'prose' | 'nowrap'>): string | undefined {
+  const align = column.start ? undefined : column.prose ? classes.prose : classes.centred;
+  return [align, column.nowrap && classes.nowrap].filter(Boolean).join(' ') || undefined;
 }
 
 function sortable(sorting: { fields: readonly string[] } | undefined, field: string | undefined): boolean {

@@ -1,4 +1,4 @@
-import { UnstyledButton } from '@mantine/core';
+import classes from './DataTable.module.css';
 import { ariaSort, type ListSort, nextSort } from './sortState.ts';
 
 /** The arrow beside a sortable header: drawn, not text, so the header's name stays its text. */
@@ -40,15 +40,15 @@ export function SortHeader({
     ? `sort by ${header} ${next.order === 'asc' ? 'ascending' : 'descending'}`
     : 'default order';
   return (
-    <UnstyledButton
+    // A plain button (the header's font, Mantine's keyboard focus ring): one per column of every list.
+    <button
+      type="button"
       onClick={() => onSort(field)}
       title={`${header}: ${action}`}
-      fw="inherit"
-      fz="inherit"
-      style={{ whiteSpace: 'nowrap', display: 'inline-flex', gap: 4, alignItems: 'center' }}
+      className={`${classes.sortButton} mantine-focus-auto`}
     >
       {header}
       <SortArrow state={state} />
-    </UnstyledButton>
+    </button>
   );
 }
