@@ -8,6 +8,8 @@
  *
  *   node --import tsx bench/webVitals.ts        (BENCH_RUNS=<n> loads per case, default 7;
  *                                                BENCH_SKIP_BUILD=1 uses apps/web/dist as it is;
+ *                                                BENCH_PAGES=scans only the pages whose name
+ *                                                contains one of these comma-separated words;
  *                                                BENCH_SCREENSHOTS=<folder> also saves each page,
  *                                                light and dark, once loaded)
  */
@@ -29,7 +31,11 @@ interface PageCase {
 const PAGES: PageCase[] = [
   { name: 'login page', path: '/login', ready: 'button[type="submit"]', signedIn: false },
   { name: 'scans list', path: '/ObdScanReport', ready: 'table tbody tr', signedIn: true },
-];
+].filter(
+  (page) =>
+    !process.env.BENCH_PAGES ||
+    process.env.BENCH_PAGES.split(',').some((word) => word.trim() && page.name.includes(word.trim())),
+);
 
 interface Load {
   firstRowsMs: number;
