@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { failAuditOf } from './auditFaults.ts';
 import { insertFaultCodes } from './factories.ts';
 import { multipart, xlsx } from './fixtures/uploads.ts';
@@ -30,6 +30,19 @@ describe.each(DIALECTS)('exports and imports in the audit log on %s', (dialect) 
 
   const events = (action: string) =>
     t.db.kysely.selectFrom('audit_events').selectAll().where('action', '=', action).orderBy('id').execute();
+  /**
+   * An export's event is written once its download has been sent, a moment after the answer ends:
+   * wait for the count to reach `count` (bounded), instead of a fixed pause a loaded machine outruns.
+   */
+  const eventsOnceThere = (action: string, count: number) =>
+    vi.waitFor(
+      async () => {
+        const found = await events(action);
+        expect(found.length).toBeGreaterThanOrEqual(count);
+        return found;
+      },
+      { timeout: 5_000, interval: 20 },
+    );
   const download = async (headers: Record<string, string>, body: object, userAgent = 'AuditTest/1.0') => {
     const ticket = await t.app.inject({ method: 'POST', url: '/api/exports', headers, payload: body });
     expect(ticket.statusCode, ticket.body).toBe(201);
@@ -47,8 +60,7 @@ describe.each(DIALECTS)('exports and imports in the audit log on %s', (dialect) 
     const rows: string[][] = parse(res.rawPayload, { bom: true });
     expect(rows).toHaveLength(1 + 30);
     // The event is written when the download has ended.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const after = await events('export');
+    const after = await eventsOnceThere('export', before + 1);
     expect(after).toHaveLength(before + 1);
     const event = after.at(-1);
     expect(event).toMatchObject({
@@ -104,8 +116,8 @@ describe.each(DIALECTS)('exports and imports in the audit log on %s', (dialect) 
       query: { role: 'editor' },
     });
     expect(operators.statusCode).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const last = (await events('export')).at(-1);
+    // This export's event and the audit export's before it.
+    const last = (await eventsOnceThere('export', exportsBefore + 2)).at(-1);
     expect(JSON.parse(last?.details ?? '')).toMatchObject({
       list: 'operators',
       format: 'xlsx',
