@@ -1,5 +1,6 @@
-import { Button } from '@mantine/core';
+import { Button, UnstyledButton } from '@mantine/core';
 import { Link } from '../app/navigation.tsx';
+import classes from './DataTable.module.css';
 import type { Column } from './declaration.ts';
 import { dateTimeText } from './format.ts';
 
@@ -45,12 +46,31 @@ export function linkColumn<Row>(header: string, label: string, href: (row: Row) 
     nowrap: true,
     // A button per row: not a column of the downloads.
     exported: false,
-    cell: (row) => (
-      <Button component={Link} to={href(row)} size="compact-sm" variant="light">
-        {label}
-      </Button>
-    ),
+    cell: (row) => <RowLink to={href(row)}>{label}</RowLink>,
   };
+}
+
+/** Mantine's Button classes, as its light compact-sm button draws them (see `RowLink`). */
+const ROW_LINK_CLASS = [
+  'mantine-focus-auto mantine-active',
+  Button.classes.root,
+  UnstyledButton.classes.root,
+  classes.rowLink,
+].join(' ');
+
+/**
+ * A row's link, drawn as Mantine's `<Button component={Link} size="compact-sm" variant="light">`
+ * draws it (the same classes and elements; the variant's variables in DataTable.module.css), but
+ * without a Button per row: four components each, 30 rows a page (issue 14 item 6).
+ */
+function RowLink({ to, children }: { to: string; children: string }) {
+  return (
+    <Link to={to} className={ROW_LINK_CLASS} data-variant="light" data-size="compact-sm">
+      <span className={Button.classes.inner}>
+        <span className={Button.classes.label}>{children}</span>
+      </span>
+    </Link>
+  );
 }
 
 /** The 'View Details' column of a list whose records open at `detailPath?id=<id>`. */
