@@ -11,6 +11,7 @@ import {
   type SelectOption,
   type TextFilterField,
 } from './declaration.ts';
+import widths from './FilterFields.module.css';
 import { lazyPart } from './onFirstUse.tsx';
 import { isRelativePeriod, RELATIVE_PERIODS, resolvePeriod } from './relativeDates.ts';
 
@@ -80,7 +81,7 @@ function LoadedSelect({
       data={loadedSelectOptions(field, data, value)}
       value={value}
       onChange={(event) => onChange(event.currentTarget.value)}
-      w={{ base: '100%', xs: 200 }}
+      className={widths.w200}
     />
   );
 }
@@ -154,7 +155,7 @@ function SuggestingInput({
       placeholder={field.placeholder}
       value={value}
       onChange={(event) => onChange(event.currentTarget.value)}
-      w={{ base: '100%', xs: 240 }}
+      className={widths.w240}
     />
   );
 }
@@ -178,7 +179,7 @@ export function FilterInput({
         data={field.options}
         value={value}
         onChange={(event) => onChange(event.currentTarget.value)}
-        w={{ base: '100%', xs: 240 }}
+        className={widths.w240}
       />
     );
   }
@@ -201,7 +202,7 @@ export function FilterInput({
       placeholder={field.placeholder}
       value={value}
       onChange={(event) => onChange(event.currentTarget.value)}
-      w={{ base: '100%', xs: 200 }}
+      className={widths.w200}
     />
   );
 }
@@ -245,7 +246,7 @@ export function DateRangeInputs({
         ]}
         value={period ?? CUSTOM_RANGE}
         onChange={(event) => choosePeriod(event.currentTarget.value)}
-        w={{ base: '100%', xs: 170 }}
+        className={widths.w170}
       />
       {[field.from, field.to].map((part) => (
         <TextInput
@@ -259,7 +260,7 @@ export function DateRangeInputs({
           max={part === field.from ? values[field.to.name] || undefined : undefined}
           min={part === field.to && !period ? values[field.from.name] || undefined : undefined}
           onChange={(event) => onChange(part.name, event.currentTarget.value)}
-          w={{ base: '100%', xs: 170 }}
+          className={widths.w170}
         />
       ))}
     </Group>

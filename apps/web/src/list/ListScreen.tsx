@@ -7,6 +7,7 @@ import { listKeyOf, visibleColumns } from './columnLayout.ts';
 import { DataTable } from './DataTable.tsx';
 import { type ListDeclaration, type ListExport, type ListSummary, resolveColumns } from './declaration.ts';
 import { ExportButton } from './ExportButton.tsx';
+import widths from './FilterFields.module.css';
 import { FilterForm } from './FilterForm.tsx';
 import { itemCount } from './format.ts';
 import { EmptyState, ErrorState, LoadingState } from './ListStates.tsx';
@@ -223,7 +224,7 @@ function ClientViewControls<Row>({
           placeholder={paging.search.placeholder}
           value={view.text}
           onChange={(event) => onSearchText(event.currentTarget.value)}
-          w={{ base: '100%', xs: 320 }}
+          className={widths.w320}
         />
       )}
       <NativeSelect
@@ -231,7 +232,7 @@ function ClientViewControls<Row>({
         data={paging.pageSizes.map(String)}
         value={String(view.pageSize)}
         onChange={(event) => onPageSize(Number(event.currentTarget.value))}
-        w={{ base: '100%', xs: 140 }}
+        className={widths.w140}
       />
     </Group>
   );

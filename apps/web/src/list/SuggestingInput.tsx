@@ -1,4 +1,5 @@
 import { Autocomplete } from '@mantine/core';
+import widths from './FilterFields.module.css';
 
 /**
  * A text filter's input with suggestions (Mantine's Autocomplete: a combobox and its dropdown).
@@ -32,7 +33,7 @@ export function SuggestingAutocomplete({
       value={value}
       onChange={onChange}
       limit={20}
-      w={{ base: '100%', xs: 240 }}
+      className={widths.w240}
       ref={(input) => {
         if (input && autoFocusAt !== undefined && document.activeElement !== input) {
           input.focus();
