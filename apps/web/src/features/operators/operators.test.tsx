@@ -102,6 +102,29 @@ describe('Operators', { timeout: 30_000 }, () => {
     ]);
   });
 
+  // First in the file to use a row's actions: the menu's code is fetched by this click (issue 14).
+  it('opens the Actions menu on the first click, its code fetched then, and gives focus back on Escape', async () => {
+    setToken('token');
+    fakeServer();
+    renderRoutes(routes, '/Operators', { operator: ADMIN });
+
+    const standIn = await screen.findByRole('button', { name: 'Actions for eddie@example.com' });
+    expect(standIn.getAttribute('aria-haspopup')).toBe('menu');
+    expect(standIn.getAttribute('aria-expanded')).toBe('false');
+    standIn.focus();
+    fireEvent.click(standIn);
+    const menu = (await screen.findByRole('menuitem', { name: 'Change role' })).closest('[role="menu"]');
+    const actions = screen.getByRole('button', { name: 'Actions for eddie@example.com' });
+    expect(actions.getAttribute('aria-expanded')).toBe('true');
+    await waitFor(() => expect(menu?.contains(document.activeElement)).toBe(true));
+
+    fireEvent.keyDown(document.activeElement as Element, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(actions));
+    // The invite form under the list came with its own download.
+    expect(await screen.findByRole('form', { name: 'Invite an operator' })).toBeTruthy();
+  });
+
   it('lists e-mail, role, status, created, last seen and open sessions, filters by role, and exports', async () => {
     setToken('token');
     const calls = fakeServer();
