@@ -7,6 +7,16 @@ describe.each(DIALECTS)('answers kept until the data changes, on %s', (dialect) 
   let t: TestContext;
   let headers: Record<string, string>;
   const list = () => t.app.inject({ url: '/api/faultCodesList?dtc=P04', headers });
+  // PostgreSQL's version is the whole cluster's snapshot: another test file writing at the same
+  // moment retires the answers too (rightly, and unprovably here), so a few tries are allowed there.
+  const triesForAHit = dialect === 'sqlite' ? 1 : 5;
+  /** Asks until the answer comes from the cache, or the tries are spent; the last answer. */
+  const askForAHit = async (ask: typeof list) => {
+    let res = await ask();
+    for (let tries = 1; tries < triesForAHit && res.headers['x-cache'] !== 'hit'; tries += 1)
+      res = await ask();
+    return res;
+  };
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -18,7 +28,7 @@ describe.each(DIALECTS)('answers kept until the data changes, on %s', (dialect) 
   it('answers a repeated request from the cache, and a write through this connection retires it', async () => {
     const first = await list();
     expect(first.headers['x-cache']).toBeUndefined();
-    const again = await list();
+    const again = await askForAHit(list);
     expect(again.headers['x-cache']).toBe('hit');
     expect(again.body).toBe(first.body);
     expect(again.headers['content-type']).toBe(first.headers['content-type']);
@@ -31,7 +41,7 @@ describe.each(DIALECTS)('answers kept until the data changes, on %s', (dialect) 
 
   it('sees a write committed by another connection (another server process) at once', async () => {
     await list();
-    expect((await list()).headers['x-cache']).toBe('hit');
+    expect((await askForAHit(list)).headers['x-cache']).toBe('hit');
     const other = t.reopen();
     try {
       await insertFaultCodes(other, [{ dtc: 'P0404' }]);
@@ -66,10 +76,8 @@ describe.each(DIALECTS)('answers kept until the data changes, on %s', (dialect) 
       .where('operator_id', '=', session.operator.id)
       .executeTakeFirstOrThrow();
     const get = () => t.app.inject({ url: '/api/faultCodesList?dtc=P04', headers: session.headers });
-    // PostgreSQL's version is the whole cluster's snapshot: another test file writing at the same
-    // moment retires the answers too (rightly unprovable), so a few tries are allowed there.
     let kept = false;
-    for (let attempt = 0; attempt < (dialect === 'sqlite' ? 1 : 5) && !kept; attempt += 1) {
+    for (let attempt = 0; attempt < triesForAHit && !kept; attempt += 1) {
       const stale = new Date(Date.now() - 5 * 60_000).toISOString();
       await t.db.kysely
         .updateTable('sessions')
