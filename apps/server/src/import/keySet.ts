@@ -9,8 +9,11 @@ export class KeySet {
   private bytes = new Uint8Array(1 << 16);
   private bytesUsed = 0;
   private scratch = new Uint8Array(256);
+  /**
+   * Where each entry's key starts in `bytes`; it ends where the next one starts (entries are
+   * appended in order), so no array of lengths: 4 MB less at a million keys.
+   */
   private starts = new Uint32Array(1 << 12);
-  private lengths = new Uint32Array(1 << 12);
   private hashes = new Int32Array(1 << 12);
   private rows = new Int32Array(1 << 12);
   /** Slots hold entry index + 1; 0 is empty. */
@@ -29,7 +32,7 @@ export class KeySet {
         return -1;
       }
       const e = entry - 1;
-      if (this.hashes[e] === hash && this.lengths[e] === n && this.equals(e, n))
+      if (this.hashes[e] === hash && this.lengthOf(e) === n && this.equals(e, n))
         return this.rows[e] as number;
     }
   }
@@ -50,6 +53,11 @@ export class KeySet {
       }
     }
     return n;
+  }
+
+  private lengthOf(e: number): number {
+    const end = e + 1 < this.size ? (this.starts[e + 1] as number) : this.bytesUsed;
+    return end - (this.starts[e] as number);
   }
 
   private equals(e: number, n: number): boolean {
@@ -76,7 +84,6 @@ export class KeySet {
     this.bytes.set(this.scratch.subarray(0, n), start);
     this.bytesUsed += n;
     this.starts[e] = start;
-    this.lengths[e] = n;
     this.hashes[e] = hash;
     this.rows[e] = row;
     this.slots[slot] = e + 1;
@@ -92,7 +99,6 @@ export class KeySet {
       return b;
     };
     this.starts = grow(this.starts, (n) => new Uint32Array(n));
-    this.lengths = grow(this.lengths, (n) => new Uint32Array(n));
     this.hashes = grow(this.hashes, (n) => new Int32Array(n));
     this.rows = grow(this.rows, (n) => new Int32Array(n));
   }

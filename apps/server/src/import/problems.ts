@@ -6,6 +6,7 @@ import type { Db } from '../db/database.ts';
 import type { HeaderMapping } from './columns.ts';
 import { openWorkbook } from './formats/open.ts';
 import type { SpreadsheetType } from './formats/workbook.ts';
+import { RowTexts } from './rowTexts.ts';
 import { RowProblems, type SheetPlan } from './sheet.ts';
 import { spooled as spooledLines } from './writeSqlite.ts';
 
@@ -69,7 +70,7 @@ export class ProblemCollector extends RowProblems {
   private reading = true;
   private lastCell: ((key: string) => string) | null = null;
   /** Per sheet, the cells of its first rows by row number, for database duplicates (see above). */
-  private readonly firstRows: Map<number, string>[] = [];
+  private readonly firstRows: RowTexts[] = [];
   private firstCount = 0;
   /** The mapping actually used per sheet (field → header), and that sheet's header row. */
   readonly used: { headers: (string | undefined)[]; mapped: Record<string, string> }[] = [];
@@ -124,7 +125,7 @@ export class ProblemCollector extends RowProblems {
    */
   wrap(plan: SheetPlan, index: number, sheet: string, stored = true): SheetPlan {
     this.indexOf.set(plan.label, index);
-    const firstRows = new Map<number, string>();
+    const firstRows = new RowTexts();
     if (stored) this.firstRows[index] = firstRows;
     const mapping: HeaderMapping = {
       fields: this.mapping,

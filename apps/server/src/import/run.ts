@@ -21,7 +21,7 @@ import {
   stageSheet,
 } from './sheet.ts';
 import { recordInsertedRows } from './undoable.ts';
-import { writeSheet } from './writeSqlite.ts';
+import { releaseCache, writeSheet } from './writeSqlite.ts';
 
 /**
  * One kind of upload (`modules/uploads/jobs/`): which files it takes, which sheets it reads, what
@@ -217,8 +217,7 @@ export async function runImport<Answer, Context>(
     await db.kysely
       .transaction()
       .execute(async (trx) => {
-        // PostgreSQL: the tables this import fills, locked against other writers first, in one
-        // order, so that imports cannot deadlock and the duplicates are decided exactly.
+        // PostgreSQL: the tables filled, locked against writers in one order (no deadlock, exact duplicates).
         if (db.dialect === 'postgres')
           await lockTargets(
             trx,
@@ -277,6 +276,7 @@ export async function runImport<Answer, Context>(
       });
     phases.mark(options.preview ? 'rollback' : 'commit');
     if (deferred > 0) void buildDeferredIndexes(db, log);
+    else await releaseCache(db, toWrite);
     progress.hold(false);
     log.info(
       {
