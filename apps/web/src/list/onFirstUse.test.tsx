@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
-import { lazyPart, OnFirstUse } from './onFirstUse.tsx';
+import { type LazyPart, lazyPart, OnFirstUse, useDialogOnFirstUse } from './onFirstUse.tsx';
 
 /** A part shaped like the list's menus: it reads `openAtOnce` once, when it mounts. */
 function Menu({ openAtOnce }: { openAtOnce: boolean }) {
@@ -62,5 +62,59 @@ describe('OnFirstUse', () => {
     await act(() => part.load());
     fireEvent.click(standIn);
     expect(await screen.findByText('menu open')).toBeTruthy();
+  });
+});
+
+interface DialogProps {
+  opened: boolean;
+  onClose: () => void;
+}
+
+/** A dialog shaped like the list's: drawn closed, then opened; it moves no focus itself. */
+function Dialog({ opened, onClose }: DialogProps) {
+  return opened ? (
+    <div role="dialog">
+      <button type="button" onClick={onClose}>
+        close
+      </button>
+    </div>
+  ) : null;
+}
+
+/** A menu's item opens the dialog, then leaves the page, as a closed menu's items do. */
+function MenuOpeningADialog({ part }: { part: LazyPart<DialogProps> }) {
+  const dialog = useDialogOnFirstUse(part);
+  const [menuOpen, setMenuOpen] = useState(true);
+  const Loaded = dialog.Dialog;
+  return (
+    <>
+      <button type="button">opener</button>
+      {menuOpen && (
+        <button
+          type="button"
+          onClick={() => {
+            setMenuOpen(false);
+            dialog.openReturningFocusTo(() => screen.queryByRole('button', { name: 'opener' }));
+          }}
+        >
+          item
+        </button>
+      )}
+      {Loaded && <Loaded opened={dialog.opened} onClose={dialog.close} />}
+    </>
+  );
+}
+
+describe('useDialogOnFirstUse', () => {
+  it('gives focus to the element named when opened, looked up when the dialog closes', async () => {
+    render(<MenuOpeningADialog part={lazyPart(async () => Dialog)} />);
+    const item = screen.getByRole('button', { name: 'item' });
+    item.focus();
+    fireEvent.click(item);
+    const close = await screen.findByRole('button', { name: 'close' });
+    close.focus();
+    fireEvent.click(close);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'opener' }));
   });
 });

@@ -1,4 +1,4 @@
-import { type ComponentType, type ReactElement, useEffect, useState } from 'react';
+import { type ComponentType, type ReactElement, useEffect, useRef, useState } from 'react';
 
 /**
  * A part of a list screen fetched the first time it is used — a menu, a popover, a dialog, with
@@ -82,6 +82,9 @@ export function OnFirstUse<P>({
   });
 }
 
+/** The element to focus when a dialog closes, if there is one then. */
+export type ReturnFocusTo = () => HTMLElement | null | undefined;
+
 /**
  * A dialog fetched the first time its button is clicked (issue 14: Mantine's Modal and FocusTrap,
  * ~10 kB gzip, are not in a list's first download). Unlike `OnFirstUse`, the button is the real one
@@ -91,37 +94,52 @@ export function OnFirstUse<P>({
  *
  * `Dialog` is undefined until the code is in: draw it as `{Dialog && <Dialog opened={opened} … />}`,
  * and spread `fetchAhead` on the button (pointer over or focus start the download).
+ *
+ * Mantine's Modal gives focus back to what had it when the dialog opened: for a dialog opened from
+ * a menu's item, that item, gone once the menu closed, so the focus fell to the page body. `openReturningFocusTo(target)` names where it goes instead, looked
+ * up when the dialog closes (the opener may have been drawn anew meanwhile, or be gone).
  */
 export function useDialogOnFirstUse<P>(part: LazyPart<P>) {
   const [Dialog, setDialog] = useState<ComponentType<P> | undefined>(() => part.loaded());
   const [opened, setOpened] = useState(false);
   const [openWhenDrawn, setOpenWhenDrawn] = useState(false);
+  const returnFocusTo = useRef<ReturnFocusTo | undefined>(undefined);
   useEffect(() => {
     if (Dialog && openWhenDrawn) {
       setOpenWhenDrawn(false);
       setOpened(true);
     }
   }, [Dialog, openWhenDrawn]);
+  useEffect(() => {
+    if (opened) return;
+    // The Modal's own effects ran first (it is drawn below): its focus return, 10 ms later, finds
+    // the focus moved since the close and leaves it here.
+    returnFocusTo.current?.()?.focus();
+    returnFocusTo.current = undefined;
+  }, [opened]);
   const fetchAhead = () => {
     // A failed download ahead is tried again, and reported, by the click.
     part.load().catch(() => undefined);
   };
+  const open = (focusOnClose: ReturnFocusTo | undefined) => {
+    returnFocusTo.current = focusOnClose;
+    if (Dialog) {
+      setOpened(true);
+      return;
+    }
+    part
+      .load()
+      .then((loaded) => {
+        setDialog(() => loaded);
+        setOpenWhenDrawn(true);
+      })
+      .catch((error: unknown) => console.error('A dialog could not be loaded', error));
+  };
   return {
     Dialog,
     opened,
-    open: () => {
-      if (Dialog) {
-        setOpened(true);
-        return;
-      }
-      part
-        .load()
-        .then((loaded) => {
-          setDialog(() => loaded);
-          setOpenWhenDrawn(true);
-        })
-        .catch((error: unknown) => console.error('A dialog could not be loaded', error));
-    },
+    open: () => open(undefined),
+    openReturningFocusTo: (target: ReturnFocusTo) => open(target),
     close: () => setOpened(false),
     fetchAhead: { onPointerEnter: fetchAhead, onFocus: fetchAhead },
   };

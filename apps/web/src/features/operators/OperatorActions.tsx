@@ -23,17 +23,34 @@ type Choose = (action: Action, operator: OperatorRow) => void;
 const ChooseAction = createContext<Choose | null>(null);
 
 /**
+ * Where the focus goes when an action's dialog closes: the row's Actions button — found anew, the
+ * rows are drawn anew when the list is asked again after a change — or, when the row has left the
+ * list (disabled under a status filter, say), the list's table, whose scrolling box takes the focus
+ * (DataTable.tsx).
+ */
+function actionsButtonOrList(operator: OperatorRow, listTitle: string) {
+  const button = document.querySelector<HTMLElement>(`[data-actions-for="${operator.id}"]`);
+  if (button) return button;
+  const table = [...document.querySelectorAll('table')].find(
+    (t) => t.getAttribute('aria-label') === listTitle,
+  );
+  return table?.closest<HTMLElement>('[tabindex]');
+}
+
+/**
  * Holds the dialog of the action chosen in a row, above the list: the list shows its loading state
  * (and so redraws its rows) while it is asked again after a change, and the dialog — a reset code
- * still to be copied — must outlive that.
+ * still to be copied — must outlive that. `listTitle` is the list's, naming its table.
  */
-export function OperatorActionsProvider({ children }: { children: ReactNode }) {
+export function OperatorActionsProvider({ listTitle, children }: { listTitle: string; children: ReactNode }) {
   const [chosen, setChosen] = useState<ChosenAction | null>(null);
   const dialog = useDialogOnFirstUse(actionDialog);
   const Dialog = dialog.Dialog;
   const choose: Choose = (action, operator) => {
     setChosen({ action, operator });
-    dialog.open();
+    // Opened from the menu's item, gone once the menu closed: the Modal alone would give focus back
+    // to nothing, the page body.
+    dialog.openReturningFocusTo(() => actionsButtonOrList(operator, listTitle));
   };
   const close = () => {
     dialog.close();
@@ -59,6 +76,7 @@ export function OperatorActions({ operator }: { operator: OperatorRow }) {
           size="compact-sm"
           variant="light"
           aria-label={`Actions for ${operator.email}`}
+          data-actions-for={operator.id}
           aria-haspopup="menu"
           aria-expanded={false}
           onClick={() => {

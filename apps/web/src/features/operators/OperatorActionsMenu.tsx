@@ -30,7 +30,13 @@ export function OperatorActionsMenu({ operator, choose, openAtOnce }: OperatorAc
   return (
     <Menu position="bottom-end" withinPortal opened={opened} onChange={setOpened}>
       <Menu.Target>
-        <Button ref={target} size="compact-sm" variant="light" aria-label={`Actions for ${operator.email}`}>
+        <Button
+          ref={target}
+          size="compact-sm"
+          variant="light"
+          aria-label={`Actions for ${operator.email}`}
+          data-actions-for={operator.id}
+        >
           Actions
         </Button>
       </Menu.Target>

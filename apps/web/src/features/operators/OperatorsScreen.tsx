@@ -13,7 +13,7 @@ const Invitations = lazy(() => import('./Invitations.tsx').then((m) => ({ defaul
 /** The Operators list (on the list engine), then the invite form and the pending invitations. */
 export function OperatorsScreen() {
   return (
-    <OperatorActionsProvider>
+    <OperatorActionsProvider listTitle={operatorsList.title}>
       <Stack gap="xl">
         <ListScreen declaration={operatorsList} />
         <Suspense fallback={<LoadingState />}>

@@ -230,6 +230,49 @@ describe('Operators', { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.find((c) => c.url.pathname === '/api/operators/2/sessions')?.init?.method).toBe('DELETE');
   });
+
+  // The dialog was opened from a menu item, gone once the menu closed: Mantine's Modal gave focus
+  // back to it, and so to the page body (issue 14 item 4).
+  it("gives focus back to the row's Actions button when an action's dialog closes by Escape or after its action", async () => {
+    setToken('token');
+    const admin = operator({ id: 1, email: 'admin@example.com', role: 'admin' });
+    const vera = operator({ id: 3, email: 'vera@example.com', role: 'viewer' });
+    let veraDisabled = false;
+    fakeServer((call) => {
+      if (call.url.pathname === '/api/operators/2/sessions') return jsonResponse({ ended: 2 });
+      if (call.url.pathname === '/api/operators/3' && call.init?.method === 'PATCH') {
+        veraDisabled = true;
+        return jsonResponse({ ...vera, status: 'disabled' });
+      }
+      // As under an "Active" filter: a disabled operator leaves the list.
+      if (call.url.pathname === '/api/operators') {
+        const operators = veraDisabled ? [operator(), admin] : [operator(), admin, vera];
+        return jsonResponse({ operators, total: operators.length });
+      }
+      return undefined;
+    });
+    renderRoutes(routes, '/Operators', { operator: ADMIN });
+    const actionsOf = (email: string) => screen.getByRole('button', { name: `Actions for ${email}` });
+
+    const dialog = await openAction('admin@example.com', 'Change role');
+    fireEvent.keyDown(within(dialog).getByRole('combobox', { name: 'Role' }), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(actionsOf('admin@example.com')));
+
+    // After the action the list is asked again and its rows are drawn anew: the new row's button.
+    const ending = await openAction('eddie@example.com', 'End all sessions');
+    fireEvent.click(within(ending).getByRole('button', { name: 'End sessions' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(actionsOf('eddie@example.com')));
+
+    // The row is gone from the list asked again: the list's table (its scrolling box) takes the focus.
+    const disabling = await openAction('vera@example.com', 'Disable');
+    fireEvent.click(within(disabling).getByRole('button', { name: 'Disable' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const table = await screen.findByRole('table', { name: 'Operators' });
+    expect(screen.queryByRole('button', { name: 'Actions for vera@example.com' })).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(table.closest('[tabindex]')));
+  });
 });
 
 describe('Invitations', { timeout: 30_000 }, () => {
