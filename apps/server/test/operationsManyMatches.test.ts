@@ -7,17 +7,28 @@ import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.t
  * million app users matches ~300,000 addresses) is tested on the rows instead (countPlan.ts
  * rowTest). With a second filter of every kind — a counted one (make, country), an uncounted one
  * (a plate, through its trigram table), a start and an end bound — each total equals the rows
- * the filters select, on pages 1 and 3, in the list's order.
+ * the filters select, on pages 1 and 3, in the list's order. A fault code with it: every fifth row
+ * reports P0300 (codePlan.ts: the code's entries joined to the time-order index, the fragment
+ * tested there).
  */
 describe.each(DIALECTS)('a fragment matching more values than are listed, on %s', (dialect) => {
   let t: TestContext;
   let headers: Record<string, string>;
   const ADDRESSES = MAX_PAIR_VALUES + 200;
   const hours = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString();
-  type Row = { email: string; make: string; plate: string; country: number; start: string; end: string };
+  type Row = {
+    email: string;
+    make: string;
+    plate: string;
+    country: number;
+    start: string;
+    end: string;
+    code: boolean;
+  };
+  const P0300 = JSON.stringify([{ system: 'Engine', decodedFaultArray: { P0300: 'Misfire' } }]);
   const rows: Row[] = [];
   /** A scan of the fixture: a Civic of type OBD, version 3.4.1; the rest from the row. */
-  const scanRow = (r: Omit<Row, 'end'> & { end: string | null; vin: number }) => ({
+  const scanRow = (r: Omit<Row, 'end' | 'code'> & { end: string | null; vin: number; code?: boolean }) => ({
     email: r.email,
     app_user_id: null,
     scan_start_time: r.start,
@@ -33,7 +44,7 @@ describe.each(DIALECTS)('a fragment matching more values than are listed, on %s'
     app_version: '3.4.1',
     pdf_report: null,
     scan_res_array: '[]',
-    decoded_array: '[]',
+    decoded_array: r.code ? P0300 : '[]',
   });
 
   beforeAll(async () => {
@@ -48,6 +59,7 @@ describe.each(DIALECTS)('a fragment matching more values than are listed, on %s'
         country: i % 4 === 0 ? 44 : 91,
         start: hours(i),
         end: new Date(Date.parse(hours(i)) + 600_000).toISOString(),
+        code: i % 5 === 0,
       });
     for (let from = 0; from < rows.length; from += 500)
       await t.db.kysely
@@ -69,6 +81,7 @@ describe.each(DIALECTS)('a fragment matching more values than are listed, on %s'
     ['email=gmail&license_plate=h12zz', (r) => gmail(r) && r.plate.includes('H12ZZ')],
     [`email=gmail&scan_start_time=${hours(3000)}`, (r) => gmail(r) && r.start >= hours(3000)],
     [`email=gmail&scan_end_time=${hours(400)}`, (r) => gmail(r) && r.end <= hours(400)],
+    ['email=gmail&dtc=P0300', (r) => gmail(r) && r.code],
     [
       `email=gmail&make=honda&scan_start_time=${hours(4000)}`,
       (r) => gmail(r) && r.make === 'Honda' && r.start >= hours(4000),
@@ -136,6 +149,7 @@ describe.each(DIALECTS)('a fragment matching more values than are listed, on %s'
             plate: `MH12ZZ9${i}`,
             vin: 900000 + i,
             country: i % 4 === 0 ? 44 : 91,
+            code: i % 2 === 0,
           }),
         ),
       )
@@ -144,7 +158,15 @@ describe.each(DIALECTS)('a fragment matching more values than are listed, on %s'
     const now = (
       await k
         .selectFrom('scans')
-        .select(['email', 'make', 'license_plate', 'country_id', 'scan_start_time', 'scan_end_time'])
+        .select([
+          'email',
+          'make',
+          'license_plate',
+          'country_id',
+          'scan_start_time',
+          'scan_end_time',
+          'decoded_array',
+        ])
         .orderBy('scan_start_time', 'desc')
         .orderBy('id', 'desc')
         .execute()
@@ -156,6 +178,7 @@ describe.each(DIALECTS)('a fragment matching more values than are listed, on %s'
       start: new Date(String(r.scan_start_time)).toISOString(),
       // No end: never "≤ to".
       end: r.scan_end_time === null ? '9999' : new Date(String(r.scan_end_time)).toISOString(),
+      code: String(r.decoded_array).includes('P0300'),
     }));
     const ci = (r: Row) => ({ ...r, email: r.email.toLowerCase() });
     for (const [filter, selects] of cases)

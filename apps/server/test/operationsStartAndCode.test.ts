@@ -89,6 +89,13 @@ describe.each(DIALECTS)(
       ['country_id=91', (s) => s.country_id === 91],
       ['model=city', (s) => lower(s.model).includes('city')],
       ['email=ravi', (s) => lower(s.email).includes('ravi')],
+      // More rows than the code has scans: the code's entries walked, the fragment tested on each.
+      ['email=garage', (s) => lower(s.email).includes('garage')],
+      ['model=e', (s) => lower(s.model).includes('e')],
+      [
+        'scan_end_time=2025-09-01',
+        (s) => s.scan_end_time !== null && s.scan_end_time <= '2025-09-01T23:59:59.999Z',
+      ],
       ['license_plate=MH 12', (s) => s.license_plate.includes('MH 12')],
       [
         'scan_end_time=2025-06-20',
