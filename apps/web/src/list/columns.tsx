@@ -50,8 +50,8 @@ export function linkColumn<Row>(header: string, label: string, href: (row: Row) 
   };
 }
 
-/** Mantine's Button classes, as its light compact-sm button draws them (see `RowLink`). */
-const ROW_LINK_CLASS = [
+/** Mantine's Button classes, as its compact-sm button draws them (see `compactButtonLook`). */
+const COMPACT_BUTTON_CLASS = [
   'mantine-focus-auto mantine-active',
   Button.classes.root,
   UnstyledButton.classes.root,
@@ -59,16 +59,35 @@ const ROW_LINK_CLASS = [
 ].join(' ');
 
 /**
- * A row's link, drawn as Mantine's `<Button component={Link} size="compact-sm" variant="light">`
- * draws it (the same classes and elements; the variant's variables in DataTable.module.css), but
- * without a Button per row: four components each, 30 rows a page (issue 14 item 6).
+ * The props that draw a plain `<a>`, `<button>` or `Link` as Mantine's `<Button size="compact-sm"
+ * variant={variant}>` draws it (the same classes and data attributes; the variant's variables in
+ * DataTable.module.css), with `CompactButtonLabel` inside: a row's buttons and links without a
+ * Button component each, four components a button, 30 rows a page (issue 14 item 6). `subtle` has
+ * no background until pointed at: the caller's class sets `--button-bg: transparent` (e.g.
+ * features/operations/scanReport.module.css).
  */
+export function compactButtonLook(variant: 'light' | 'subtle', className?: string) {
+  return {
+    className: className ? `${COMPACT_BUTTON_CLASS} ${className}` : COMPACT_BUTTON_CLASS,
+    'data-variant': variant,
+    'data-size': 'compact-sm',
+  } as const;
+}
+
+/** The label of a `compactButtonLook` element, in Button's own inner elements. */
+export function CompactButtonLabel({ children }: { children: string }) {
+  return (
+    <span className={Button.classes.inner}>
+      <span className={Button.classes.label}>{children}</span>
+    </span>
+  );
+}
+
+/** A row's link, drawn as Mantine's `<Button component={Link} size="compact-sm" variant="light">`. */
 function RowLink({ to, children }: { to: string; children: string }) {
   return (
-    <Link to={to} className={ROW_LINK_CLASS} data-variant="light" data-size="compact-sm">
-      <span className={Button.classes.inner}>
-        <span className={Button.classes.label}>{children}</span>
-      </span>
+    <Link to={to} {...compactButtonLook('light')}>
+      <CompactButtonLabel>{children}</CompactButtonLabel>
     </Link>
   );
 }

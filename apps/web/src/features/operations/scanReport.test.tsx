@@ -30,7 +30,8 @@ describe('a scan report link', () => {
   ])('never renders %s as a link: the server-rendered report is offered instead', (address) => {
     show(address);
     expect(screen.queryByRole('link')).toBeNull();
-    expect(screen.getByRole('button', { name: 'View PDF' })).toBeTruthy();
+    // A plain button (no Mantine Button per row): never a form's submit button.
+    expect(screen.getByRole('button', { name: 'View PDF' }).getAttribute('type')).toBe('button');
   });
 
   it('accepts only absolute http(s) addresses', () => {
