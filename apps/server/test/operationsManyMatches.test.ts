@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PAIR_VALUES } from '../src/modules/operations/countPlan.ts';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
+import { expectScanPages } from './scanPages.ts';
 
 /*
  * A fragment matching more values than the planner lists (MAX_PAIR_VALUES; 'gmail' among a
@@ -9,7 +10,8 @@ import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.t
  * (a plate, through its trigram table), a start and an end bound — each total equals the rows
  * the filters select, on pages 1 and 3, in the list's order. A fault code with it: every fifth row
  * reports P0300 (codePlan.ts: the code's entries joined to the time-order index, the fragment
- * tested there).
+ * tested there). With a counted value, every page is walked (pairPlan.ts: page ids along the
+ * value's index, the fragment tested in the time-order index).
  */
 describe.each(DIALECTS)('a fragment matching more values than are listed, on %s', (dialect) => {
   let t: TestContext;
@@ -106,6 +108,15 @@ describe.each(DIALECTS)('a fragment matching more values than are listed, on %s'
     it(`answers ${filter} with its exact total and rows`, async () => {
       // Newest start first, as the list orders them (ids rise with the start here).
       await answers(filter, rows.filter(selects).reverse());
+    });
+
+  // A counted value with the fragment (pairPlan.ts): page ids walked along the value's (value,
+  // time) index, the fragment tested in the time-order index (SQLite) — every page, both ends.
+  for (const [filter, selects] of cases.slice(0, 2))
+    it(`walks every page of ${filter}`, async () => {
+      // Ids are the rows' places plus one (inserted in order); newest start first.
+      const ids = rows.flatMap((r, i) => (selects(r) ? [i + 1] : [])).reverse();
+      await expectScanPages(t.app, headers, filter, ids, [250, 97]);
     });
 
   it('keeps every total exact through inserts, updates and deletes', async () => {

@@ -41,7 +41,7 @@ import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 type Counted = Plan & { where: (walk: boolean) => Expression<SqlBool> };
 
 /** Columns of the scans' time-order index (migration 004: the order, the id, then these). */
-const HELD_BY_TIME_INDEX: readonly string[] = ['email', 'model'];
+export const HELD_BY_TIME_INDEX: readonly string[] = ['email', 'model'];
 
 export function codePlan<Q extends object>(
   db: Kysely<Database>,
