@@ -1,6 +1,7 @@
 import { Alert, Button, Checkbox, Group, Menu, Modal, Stack, Text, TextInput } from '@mantine/core';
 import type { ColumnLayout, SavedView } from '@obd/contract';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
+import { useReturnFocusOnClose } from './onFirstUse.tsx';
 import { sameQuery, useSavedViews, VIEW_PARAM, viewErrorText, viewsLabel } from './savedViews.ts';
 
 type Dialog = { kind: 'save' } | { kind: 'rename'; view: SavedView } | { kind: 'link'; view: SavedView };
@@ -35,9 +36,14 @@ export function SavedViewsMenu({
   const [shared, setShared] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const active = views.find((view) => view.id === opened && sameQuery(view.query, query));
+  const viewsButton = useRef<HTMLButtonElement>(null);
+  const returnFocusOnClose = useReturnFocusOnClose(dialog !== undefined);
 
   const show = (next: Dialog | undefined) => {
     setError(undefined);
+    // Every dialog is opened from the menu's item, gone once the menu closed: the Modal alone would
+    // give focus back to nothing, the page body.
+    if (next) returnFocusOnClose(() => viewsButton.current);
     setDialog(next);
     if (next?.kind === 'rename') setName(next.view.name);
     if (next?.kind === 'save') {
@@ -70,7 +76,7 @@ export function SavedViewsMenu({
     <>
       <Menu position="bottom-end" shadow="md" withinPortal defaultOpened={openAtOnce}>
         <Menu.Target>
-          <Button variant="default" size="xs">
+          <Button ref={viewsButton} variant="default" size="xs">
             {viewsLabel(active)}
           </Button>
         </Menu.Target>

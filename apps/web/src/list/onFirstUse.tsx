@@ -86,6 +86,27 @@ export function OnFirstUse<P>({
 export type ReturnFocusTo = () => HTMLElement | null | undefined;
 
 /**
+ * Mantine's Modal gives focus back to what had it when the dialog opened: for a dialog opened from
+ * a menu's item, that item, gone once the menu closed, so the focus fell to the page body. The
+ * returned `returnFocusOnClose(target)`, called as the dialog opens, names where it goes instead,
+ * looked up when `opened` turns false (the opener may have been drawn anew meanwhile, or be gone).
+ * Call it in the component that draws the Modal, above it.
+ */
+export function useReturnFocusOnClose(opened: boolean) {
+  const returnFocusTo = useRef<ReturnFocusTo | undefined>(undefined);
+  useEffect(() => {
+    if (opened) return;
+    // The Modal's own effects ran first (it is drawn below): its focus return, 10 ms later, finds
+    // the focus moved since the close and leaves it here.
+    returnFocusTo.current?.()?.focus();
+    returnFocusTo.current = undefined;
+  }, [opened]);
+  return (target: ReturnFocusTo | undefined) => {
+    returnFocusTo.current = target;
+  };
+}
+
+/**
  * A dialog fetched the first time its button is clicked (issue 14: Mantine's Modal and FocusTrap,
  * ~10 kB gzip, are not in a list's first download). Unlike `OnFirstUse`, the button is the real one
  * from the start and stays on screen, focused by the click: the dialog returns focus to it on close.
@@ -95,34 +116,25 @@ export type ReturnFocusTo = () => HTMLElement | null | undefined;
  * `Dialog` is undefined until the code is in: draw it as `{Dialog && <Dialog opened={opened} … />}`,
  * and spread `fetchAhead` on the button (pointer over or focus start the download).
  *
- * Mantine's Modal gives focus back to what had it when the dialog opened: for a dialog opened from
- * a menu's item, that item, gone once the menu closed, so the focus fell to the page body. `openReturningFocusTo(target)` names where it goes instead, looked
- * up when the dialog closes (the opener may have been drawn anew meanwhile, or be gone).
+ * `openReturningFocusTo(target)`, for a dialog opened from a menu's item: see `useReturnFocusOnClose`.
  */
 export function useDialogOnFirstUse<P>(part: LazyPart<P>) {
   const [Dialog, setDialog] = useState<ComponentType<P> | undefined>(() => part.loaded());
   const [opened, setOpened] = useState(false);
   const [openWhenDrawn, setOpenWhenDrawn] = useState(false);
-  const returnFocusTo = useRef<ReturnFocusTo | undefined>(undefined);
+  const returnFocusOnClose = useReturnFocusOnClose(opened);
   useEffect(() => {
     if (Dialog && openWhenDrawn) {
       setOpenWhenDrawn(false);
       setOpened(true);
     }
   }, [Dialog, openWhenDrawn]);
-  useEffect(() => {
-    if (opened) return;
-    // The Modal's own effects ran first (it is drawn below): its focus return, 10 ms later, finds
-    // the focus moved since the close and leaves it here.
-    returnFocusTo.current?.()?.focus();
-    returnFocusTo.current = undefined;
-  }, [opened]);
   const fetchAhead = () => {
     // A failed download ahead is tried again, and reported, by the click.
     part.load().catch(() => undefined);
   };
   const open = (focusOnClose: ReturnFocusTo | undefined) => {
-    returnFocusTo.current = focusOnClose;
+    returnFocusOnClose(focusOnClose);
     if (Dialog) {
       setOpened(true);
       return;
