@@ -2,24 +2,30 @@
  * Where one list request's time goes, statement by statement (issue 12): runs the scans list's
  * repository in-process — no HTTP, no other request beside it — for every filter pair of
  * `bench/lists.ts pairs`, and prints each request's total, its best time of `runs`, and every SQL
- * statement it ran with that statement's time (and with PLANS=1 SQLite's EXPLAIN QUERY PLAN).
+ * statement it ran with that statement's time (and with PLANS=1 its plan: SQLite's EXPLAIN QUERY
+ * PLAN, PostgreSQL's EXPLAIN (ANALYZE, BUFFERS) — which runs the statement once more).
  * On a loaded machine, the steadier figure to compare two versions of the planner with.
  *
- *   node --import tsx bench/listPlans.ts <file.sqlite> [part of the URL] [runs, default 3]
+ *   node --import tsx bench/listPlans.ts <file.sqlite | postgres://…> [part of the URL] [runs, default 3]
  *
- * SQLite only, opened read-only (the 1,000,000-row bench database of bench/operations.ts).
+ * SQLite opened read-only (the 1,000,000-row bench database of bench/operations.ts); PostgreSQL
+ * through a pool as the server has one (statements of a request may run on two connections).
  */
 import { scanQuerySchema } from '@obd/contract';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
 import type { Database } from '../apps/server/src/db/schema.ts';
 import { listScans } from '../apps/server/src/modules/operations/repository.ts';
 import { filterPairUrls } from './lists.ts';
 
 const [file, only = '', runsArg = '3'] = process.argv.slice(2);
-if (!file) throw new Error('Name the SQLite database: node --import tsx bench/listPlans.ts <file.sqlite>');
+if (!file)
+  throw new Error('Name the database: node --import tsx bench/listPlans.ts <file.sqlite | postgres://…>');
 const runs = Number(runsArg);
-const sqlite = new SQLite(file, { readonly: true, fileMustExist: true });
+const postgres = file.startsWith('postgres://') || file.startsWith('postgresql://');
+const sqlite = postgres ? undefined : new SQLite(file, { readonly: true, fileMustExist: true });
+const pool = postgres ? new pg.Pool({ connectionString: file, max: 10 }) : undefined;
 
 interface Statement {
   sql: string;
@@ -28,7 +34,7 @@ interface Statement {
 }
 let statements: Statement[] = [];
 const db = new Kysely<Database>({
-  dialect: new SqliteDialect({ database: sqlite }),
+  dialect: pool ? new PostgresDialect({ pool }) : new SqliteDialect({ database: sqlite as SQLite.Database }),
   log(event) {
     if (event.level === 'query')
       statements.push({
@@ -50,7 +56,7 @@ for (const url of await filterPairUrls()) {
   for (let run = 0; run < runs; run += 1) {
     statements = [];
     const started = performance.now();
-    const page = await listScans(db, 'sqlite', query);
+    const page = await listScans(db, postgres ? 'postgres' : 'sqlite', query);
     const ms = performance.now() - started;
     total = page.total;
     if (ms < best) {
@@ -66,13 +72,25 @@ for (const url of await filterPairUrls()) {
     );
     if (!process.env.PLANS) continue;
     try {
-      const plan = sqlite.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).all(...statement.parameters) as {
-        detail: string;
-      }[];
-      for (const step of plan) console.log(`            ${step.detail}`);
+      const plan = pool
+        ? (
+            await pool.query<{ 'QUERY PLAN': string }>(
+              `EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`,
+              statement.parameters as unknown[],
+            )
+          ).rows.map((row) => row['QUERY PLAN'])
+        : (
+            (sqlite as SQLite.Database)
+              .prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
+              .all(...statement.parameters) as {
+              detail: string;
+            }[]
+          ).map((step) => step.detail);
+      for (const step of plan) console.log(`            ${step}`);
     } catch (error) {
       console.log(`            (no plan: ${(error as Error).message})`);
     }
   }
 }
 await db.destroy();
+sqlite?.close();
