@@ -101,11 +101,11 @@ export function startPlan<Q extends object>(
     if (first > 0) map.set(fromDay, first);
     const total = [...map.values()].reduce((s, n) => s + n, 0);
     if (postgres) {
-      const [since] = await rows<{ n: unknown }>(
+      const [rowsSince] = await rows<{ n: unknown }>(
         db,
         sql`SELECT sum(n) AS n FROM list_days WHERE tbl = ${table} AND col = '' AND val = '' AND day >= ${fromDay}`,
       );
-      return { total, walk: total >= WALK_SHARE * Number(since?.n ?? 0), days: async () => map, where };
+      return { total, walk: total >= WALK_SHARE * Number(rowsSince?.n ?? 0), days: async () => map, where };
     }
     // One value walks its own (value, time) index from the day bound: it reads only its rows.
     return { total, walk: vals.length === 1 || total >= WALK_SHARE * all, days: async () => map, where };
