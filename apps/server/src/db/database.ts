@@ -37,6 +37,7 @@ import { listEndDaysMigration } from './migrations/021_list_end_days.ts';
 import { overviewScannersMigration } from './migrations/022_overview_scanners.ts';
 import { listPairsByBMigration } from './migrations/023_list_pairs_by_b.ts';
 import { listPairsByAMigration } from './migrations/024_list_pairs_by_a.ts';
+import { valueTimeIndexesMigration } from './migrations/025_value_time_indexes.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -235,6 +236,7 @@ export async function migrate(db: Db): Promise<void> {
     '022_overview_scanners': overviewScannersMigration(db.dialect),
     '023_list_pairs_by_b': listPairsByBMigration(db.dialect),
     '024_list_pairs_by_a': listPairsByAMigration(db.dialect),
+    '025_value_time_indexes': valueTimeIndexesMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

@@ -104,11 +104,12 @@ export function pairPlan<Q extends object>(
     // row-tested one never drives).
     const rarer =
       testX !== testY ? (testX ? y : x).rule.column : sumOf(xs) <= sumOf(ys) ? x.rule.column : y.rule.column;
-    // SQLite: a filter of one value whose column has a (value, time) index (001's exact ones,
-    // 017's) is walked in time order through it, whatever the share: it reads (offset + page) ×
-    // its matches / the pair's rows, never more than the time index would, and sorts nothing.
+    // A filter of one value whose column has a (value, time) index (every column counted per day:
+    // 003's exact ones; 017's on SQLite, 025's on PostgreSQL) is walked in time order through it,
+    // whatever the share: it reads (offset + page) × its matches / the pair's rows, never more
+    // than the time index would, and sorts nothing.
     const single = (f: (typeof filters)[number], vs: typeof xs) =>
-      dialect === 'sqlite' && vs.length === 1 && spec.byDay.includes(f.rule.column as never)
+      vs.length === 1 && spec.byDay.includes(f.rule.column as never)
         ? { column: f.rule.column, n: sumOf(vs) }
         : undefined;
     const drivers = [single(x, xs), single(y, ys)].filter((d) => d !== undefined);
@@ -182,17 +183,32 @@ export function pairPlan<Q extends object>(
           : sql`${tested} = ${other.rule.match === 'flag' ? (other.value ? 1 : 0) : other.value}`;
       return sql`JOIN ${sql.table(table)} b ON b.id = a.id AND ${test}`;
     };
-    const joined = driver !== undefined ? join() : undefined;
+    // PostgreSQL: the other filter tested on the driver's own entries, as an expression no index
+    // holds (so the driver's range is the one walked); 025's scans indexes carry the other counted
+    // columns of few values, so the walk reads the index alone.
+    const tested = (): RawBuilder<unknown> => {
+      const column = other.rule.column;
+      if (rowTested(other)) return rowTest(column, other.value, dialect);
+      if (otherVals.length === 0) return sql`1 = 0`;
+      if (other.rule.match === 'contains') return sql`(${sql.ref(column)} || '') = ANY(${otherVals})`;
+      return sql`CAST(${sql.ref(column)} AS TEXT) = ${other.rule.match === 'flag' ? (other.value ? '1' : '0') : String(other.value)}`;
+    };
+    const joined = driver !== undefined && dialect === 'sqlite' ? join() : undefined;
     const ids = joined
       ? (direction: 'asc' | 'desc', limit: number, offset: number) => {
           const dir = sql.raw(direction);
           return sql`SELECT a.id FROM ${sql.table(table)} a ${joined} WHERE ${sql.ref(`a.${driver}`)} = ${driverValue} ORDER BY ${sql.ref(`a.${spec.order}`)} ${dir}, a.id ${dir} LIMIT ${limit} OFFSET ${offset}`;
         }
-      : undefined;
-    // PostgreSQL has no (value, time) index for make, type, app version: sorting reads every
-    // match's row (Generic 3.5 scans: 16,000 rows on 41,000 pages, 350 ms at a million scans),
-    // walking the time index reads (offset + page) × all / total rows (page 1: ~2,000, 10 ms).
-    // Walked while that is no more than the rarer filter's rows; deep pages still sort.
+      : driver !== undefined && dialect === 'postgres'
+        ? (direction: 'asc' | 'desc', limit: number, offset: number) => {
+            const dir = sql.raw(direction);
+            return sql`SELECT id FROM ${sql.table(table)} WHERE ${sql.ref(driver)} = ${driverValue} AND ${tested()} ORDER BY ${sql.ref(spec.order)} ${dir}, id ${dir} LIMIT ${limit} OFFSET ${offset}`;
+          }
+        : undefined;
+    // PostgreSQL, neither filter one value of a column counted per day (no (value, time) index to
+    // walk): sorting reads every match's row (16,000 rows on 41,000 pages took 350 ms at a
+    // million scans), walking the time index reads (offset + page) × all / total rows (page 1:
+    // ~2,000, 10 ms). Walked while that is no more than the rarer filter's rows; deep pages sort.
     const { page = 1, limit = PAGE } = query as { page?: number; limit?: number };
     const walkRows = total > 0 ? (page * limit * all) / total : Number.POSITIVE_INFINITY;
     const shallow = dialect === 'postgres' && walkRows <= rarerRows;
