@@ -4,7 +4,14 @@ import { CompiledQuery, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { deferIndexes } from './deferredIndexes.ts';
 import { copyRows, copyText } from './pgCopy.ts';
-import { importConstants, Phases, type RowProblems, type StagedSheet, type Values } from './sheet.ts';
+import {
+  importConstants,
+  Phases,
+  type RowProblems,
+  type SheetPlan,
+  type StagedSheet,
+  type Values,
+} from './sheet.ts';
 
 /**
  * Pass 2 on PostgreSQL (issue 15 item 5): a staged sheet goes into the table set-based.
@@ -40,6 +47,8 @@ export async function writeSheetPostgres(
     /** A preview rolls back: it keeps the indexes so that readers of the table never wait for it. */
     keepIndexes?: boolean;
     phases?: Phases;
+    /** What `streamSheet` already sent to COPY while the file was read. */
+    streamed?: Streamed;
   },
 ): Promise<{ deferred: number }> {
   const started = performance.now();
@@ -51,33 +60,31 @@ export async function writeSheetPostgres(
   const table = quote(target.table);
   const stage = quote(`import_stage_${target.table}`);
 
-  // For this transaction: index builds and the anti-join's sorts in memory, and no JIT
-  // compilation (~0.8 s of a 1,000,000-row anti-join, measured with EXPLAIN ANALYZE).
-  await sql.raw(`set local maintenance_work_mem = '256MB'`).execute(trx);
-  await sql.raw(`set local work_mem = '128MB'`).execute(trx);
-  await sql.raw('set local jit = off').execute(trx);
-  // 1. The table locked against other writers: its keys stay as they are until the commit.
-  await sql.raw(`lock table ${table} in share row exclusive mode`).execute(trx);
+  const streamed = options.streamed;
+  await lockAndSettle(trx, target.table);
   const unique = target.unique ?? [];
   const match = unique
     .map((i) => `t.${quote(target.columns[i] as string)} = s.${quote(target.columns[i] as string)}`)
     .join(' and ');
-  const any = await sql<{
-    any: boolean;
-  }>`select exists (select 1 from ${sql.table(target.table)}) as any`.execute(trx);
-  const stored = any.rows[0]?.any === true;
+  const stored = streamed ? streamed.into === 'stage' : await holdsRows(trx, target.table);
   phases.mark('lock');
 
-  // 2. Rows to compare with stored ones go into a stage table first, as COPY text (pgCopy.ts).
-  if (stored) {
-    await sql.raw(`drop table if exists ${stage}`).execute(trx);
-    await sql
-      .raw(
-        `create temporary table ${stage} (${target.columns
-          .map((c, i) => `${quote(c)} ${target.types[i]}`)
-          .join(', ')}, "__row" int4) on commit drop`,
-      )
-      .execute(trx);
+  // Streamed straight into the (empty) table while the file was read: only the builds are left.
+  if (streamed?.into === 'table') {
+    stats.inserted += streamed.rows;
+    stats.inDatabase += staged.accepted - streamed.rows;
+    options.onProgress(staged.accepted, 0.75);
+    await buildAgain(trx, streamed.rebuild, phases, (i) =>
+      options.onProgress(staged.accepted, 0.75 + (0.25 * (i + 1)) / streamed.rebuild.length),
+    );
+    stats.ms += performance.now() - started;
+    return { deferred: streamed.deferred };
+  }
+
+  // 2. Rows to compare with stored ones go into a stage table first, as COPY text (pgCopy.ts),
+  // unless streamSheet already put them there.
+  if (stored && !streamed) {
+    await createStage(trx, target);
     await copyRows(
       trx,
       `copy ${stage} (${[...target.columns.map(quote), '"__row"'].join(', ')}) from stdin`,
@@ -126,7 +133,10 @@ export async function writeSheetPostgres(
         )
       : { rows: [{ n: '0' }] };
     if (Number(count.rows[0]?.n ?? 0) <= bound) {
-      const dropped = await dropIndexes(trx, target.table, stored);
+      // Into a table that holds rows, the indexes new rows append to are kept (`appends`).
+      const dropped = await dropIndexes(trx, target.table, (def, constraint) =>
+        stored && streamOptions.keepStoredBtrees ? !GIN.test(def) : stored && !constraint && appends(def),
+      );
       rebuild = dropped.again;
       await deferIndexes(trx, target.table, dropped.deferred);
       deferred = dropped.deferred.length;
@@ -162,15 +172,219 @@ export async function writeSheetPostgres(
   options.problems.count += staged.accepted - inserted;
   options.onProgress(staged.accepted, 0.75);
   phases.mark('insert');
-  for (const [i, index] of rebuild.entries()) {
-    await sql.raw(index).execute(trx);
-    phases.mark(`build ${/(?:index|constraint) "?(\w+)"?/i.exec(index)?.[1] ?? i}`);
-    options.onProgress(staged.accepted, 0.75 + (0.25 * (i + 1)) / rebuild.length);
-  }
+  await buildAgain(trx, rebuild, phases, (i) =>
+    options.onProgress(staged.accepted, 0.75 + (0.25 * (i + 1)) / rebuild.length),
+  );
   if (stored) await sql.raw(`drop table ${stage}`).execute(trx);
   stats.ms += performance.now() - started;
   return { deferred };
 }
+
+/**
+ * The import's transaction settings, and the table locked against other writers (its keys stay
+ * as they are until the commit). Index builds and the anti-join's sorts in memory, and no JIT
+ * compilation (~0.8 s of a 1,000,000-row anti-join, measured with EXPLAIN ANALYZE).
+ */
+async function lockAndSettle(trx: Transaction<Database>, table: string) {
+  await sql.raw(`set local maintenance_work_mem = '256MB'`).execute(trx);
+  await sql.raw(`set local work_mem = '128MB'`).execute(trx);
+  await sql.raw('set local jit = off').execute(trx);
+  await sql.raw(`lock table ${quote(table)} in share row exclusive mode`).execute(trx);
+}
+
+async function holdsRows(trx: Transaction<Database>, table: keyof Database & string): Promise<boolean> {
+  const any = await sql<{
+    any: boolean;
+  }>`select exists (select 1 from ${sql.table(table)}) as any`.execute(trx);
+  return any.rows[0]?.any === true;
+}
+
+/** The temporary table rows are compared in: the target's columns, then the file's row number. */
+async function createStage(trx: Transaction<Database>, target: SheetPlan['target']) {
+  const stage = quote(`import_stage_${target.table}`);
+  await sql.raw(`drop table if exists ${stage}`).execute(trx);
+  await sql
+    .raw(
+      `create temporary table ${stage} (${target.columns
+        .map((c, i) => `${quote(c)} ${target.types[i]}`)
+        .join(', ')}, "__row" int4) on commit drop`,
+    )
+    .execute(trx);
+}
+
+async function buildAgain(
+  trx: Transaction<Database>,
+  statements: string[],
+  phases: Phases,
+  onBuilt: (i: number) => void,
+) {
+  for (const [i, index] of statements.entries()) {
+    await sql.raw(index).execute(trx);
+    phases.mark(`build ${/(?:index|constraint) "?(\w+)"?/i.exec(index)?.[1] ?? i}`);
+    onBuilt(i);
+  }
+}
+
+/** What `streamSheet` sent to COPY while the file was read. */
+export interface Streamed {
+  /** 'stage': the table held rows, every accepted row is in the stage table; 'table': it was empty, they are in it. */
+  into: 'stage' | 'table';
+  rows: number;
+  /** Into the table: the statements that build again the indexes dropped before the COPY. */
+  rebuild: string[];
+  /** Into the table: trigram indexes dropped and noted (deferredIndexes.ts). */
+  deferred: number;
+}
+
+export interface SheetStream {
+  /** One spooled batch (COPY text with the row number last); waits while COPY is behind. */
+  batch(bytes: Buffer, rows: number): Promise<void>;
+  /** Reading failed: the COPY is abandoned (the caller's transaction then rolls back). */
+  abort(error: Error): Promise<void>;
+  /** Reading ended: waits for COPY to take the rest; undefined when nothing was sent. */
+  end(): Promise<Streamed | undefined>;
+}
+
+/**
+ * COPYs started while a sheet was read, and sheets whose rows all went to COPY that way, into
+ * the stage table or the table (the tests check that this path ran).
+ */
+export const streamCounts = { started: 0, stage: 0, table: 0 };
+
+/**
+ * COPY while the file is read (issue 15 item 5): on two cores, PostgreSQL takes one batch while
+ * the server reads the next, instead of reading the whole file first. The caller's transaction
+ * holds the table's lock (lockTargets) from before the first row is read, so whether the table
+ * holds rows, and so every database duplicate, is decided as if the rows were written after.
+ *
+ * - Into a table that holds rows: every batch goes to the stage table at once; writeSheetPostgres
+ *   then finds the database duplicates and inserts as without streaming.
+ * - Into an empty table no row can be a database duplicate and in-file ones never reach the
+ *   spool, so the rows go straight into the table. The first REBUILD_MIN_ROWS rows are held back
+ *   first: a smaller sheet is written afterwards as before, with its indexes kept; a bigger one
+ *   has them dropped before its COPY starts (readers of the table wait from there to the commit,
+ *   for the rest of the reading too) and built again by writeSheetPostgres.
+ */
+export async function streamSheet(
+  trx: Transaction<Database>,
+  plan: SheetPlan,
+  importId: number,
+): Promise<SheetStream> {
+  const target = plan.target;
+  await lockAndSettle(trx, target.table);
+  const stored = await holdsRows(trx, target.table);
+  let queue: ChunkQueue | undefined;
+  let copying: Promise<number> | undefined;
+  let held: Buffer[] = [];
+  let heldRows = 0;
+  let rebuild: string[] = [];
+  let deferred = 0;
+  const begin = (statement: string, chunks: (queue: ChunkQueue) => AsyncIterable<Buffer>) => {
+    const q = new ChunkQueue();
+    queue = q;
+    streamCounts.started++;
+    copying = copyRows(trx, statement, chunks(q));
+    // A failed COPY stops taking batches: the reading must not wait for it.
+    copying.catch((error: Error) => q.fail(error));
+  };
+  if (stored) {
+    await createStage(trx, target);
+    begin(
+      `copy ${quote(`import_stage_${target.table}`)} (${[...target.columns.map(quote), '"__row"'].join(', ')}) from stdin`,
+      (q) => q,
+    );
+  }
+  return {
+    async batch(bytes, rows) {
+      if (queue) return queue.push(bytes);
+      held.push(bytes);
+      heldRows += rows;
+      if (heldRows < REBUILD_MIN_ROWS) return;
+      const dropped = await dropIndexes(trx, target.table, (def) =>
+        streamOptions.keepBtrees ? !GIN.test(def) : false,
+      );
+      rebuild = dropped.again;
+      await deferIndexes(trx, target.table, dropped.deferred);
+      deferred = dropped.deferred.length;
+      const constants = importConstants(plan, importId);
+      const columns = [...target.columns, ...constants.columns].map(quote).join(', ');
+      const suffix = Buffer.from(`\t${constants.values.map((v) => copyText(v)).join('\t')}\n`);
+      begin(`copy ${quote(target.table)} (${columns}) from stdin`, (q) => withConstants(q, suffix));
+      const first = held;
+      held = [];
+      for (const b of first) await (queue as ChunkQueue | undefined)?.push(b);
+    },
+    async abort(error) {
+      queue?.fail(error);
+      await copying?.catch(() => undefined);
+    },
+    async end() {
+      if (!queue || !copying) return undefined;
+      queue.end();
+      const rows = await copying;
+      streamCounts[stored ? 'stage' : 'table']++;
+      return { into: stored ? 'stage' : 'table', rows, rebuild, deferred };
+    },
+  };
+}
+
+/** Batches waiting for COPY, at most MAX_QUEUED: the reading waits beyond that. */
+class ChunkQueue implements AsyncIterable<Buffer> {
+  private readonly items: Buffer[] = [];
+  private ended = false;
+  private error: Error | undefined;
+  private wakeTaker: (() => void) | undefined;
+  private wakeGiver: (() => void) | undefined;
+
+  async push(bytes: Buffer): Promise<void> {
+    if (this.error) throw this.error;
+    this.items.push(bytes);
+    this.wake();
+    while (this.items.length >= MAX_QUEUED && !this.error)
+      await new Promise<void>((resolve) => {
+        this.wakeGiver = resolve;
+      });
+    if (this.error) throw this.error;
+  }
+
+  end() {
+    this.ended = true;
+    this.wake();
+  }
+
+  fail(error: Error) {
+    this.error ??= error;
+    this.wake();
+  }
+
+  private wake() {
+    const taker = this.wakeTaker;
+    const giver = this.wakeGiver;
+    this.wakeTaker = undefined;
+    this.wakeGiver = undefined;
+    taker?.();
+    giver?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Buffer> {
+    for (;;) {
+      if (this.error) throw this.error;
+      const next = this.items.shift();
+      if (next) {
+        this.wake();
+        yield next;
+        continue;
+      }
+      if (this.ended) return;
+      await new Promise<void>((resolve) => {
+        this.wakeTaker = resolve;
+      });
+    }
+  }
+}
+
+/** Spooled batches (5,000 rows, ~0.3 MB of fault codes each) waiting for COPY at most. */
+const MAX_QUEUED = 8;
 
 /** A staged sheet's spool (COPY text already, see stageSheet) in 1 MB chunks; progress (0–1) by bytes. */
 async function* copyChunks(
@@ -255,8 +469,8 @@ const REBUILD_MAX_RATIO = 2;
 async function dropIndexes(
   trx: Transaction<Database>,
   table: string,
-  /** Keep the indexes new rows append to (`appends`): worth it into a table that holds rows. */
-  keepAppending: boolean,
+  /** Which to keep: e.g. those new rows append to (`appends`), worth it into a table that holds rows. */
+  keep: (def: string, constraint: boolean) => boolean,
 ): Promise<{ again: string[]; deferred: { name: string; def: string }[] }> {
   const rows = await sql<{ name: string; def: string; constraint: string | null; condef: string | null }>`
     select i.relname as name, pg_get_indexdef(i.oid) as def, c.conname as constraint,
@@ -271,15 +485,15 @@ async function dropIndexes(
   const constraints: string[] = [];
   const deferred: { name: string; def: string }[] = [];
   for (const r of rows.rows) {
-    if (r.constraint) {
+    if (keep(r.def, r.constraint !== null)) {
+      // Maintained row by row for less than building it again (see the callers).
+    } else if (r.constraint) {
       await sql.raw(`alter table ${quote(table)} drop constraint ${quote(r.constraint)}`).execute(trx);
       constraints.push(`alter table ${quote(table)} add constraint ${quote(r.constraint)} ${r.condef}`);
-    } else if (keepAppending && appends(r.def)) {
-      // New rows go to its right-hand end: maintained for less than building it over the table.
     } else {
       await sql.raw(`drop index ${quote(r.name)}`).execute(trx);
       // Trigram indexes: built after the commit (deferredIndexes.ts); the others now.
-      if (/ USING gin /i.test(r.def)) deferred.push({ name: r.name, def: r.def });
+      if (GIN.test(r.def)) deferred.push({ name: r.name, def: r.def });
       else again.push(r.def);
     }
   }
@@ -300,3 +514,10 @@ function appends(def: string): boolean {
 }
 
 const quote = (name: string) => `"${name}"`;
+const GIN = / USING gin /i;
+
+/** Measuring (session 12): keep the btrees while streaming into an empty table. */
+export const streamOptions = {
+  keepBtrees: process.env.OBD_IMPORT_STREAM_KEEP_BTREES === '1',
+  keepStoredBtrees: process.env.OBD_IMPORT_KEEP_STORED_BTREES === '1',
+};

@@ -6,7 +6,13 @@ import type { Database } from '../db/schema.ts';
 import { badRequest, HttpError } from '../lib/errors.ts';
 import { startImportHeartbeat } from '../lib/housekeeping.ts';
 import { type AuditActor, recordAudit } from '../modules/audit/record.ts';
-import { lockTargets, writeSheetPostgres } from './bulkPostgres.ts';
+import {
+  lockTargets,
+  type SheetStream,
+  type Streamed,
+  streamSheet,
+  writeSheetPostgres,
+} from './bulkPostgres.ts';
 import { buildDeferredIndexes } from './deferredIndexes.ts';
 import { openWorkbook } from './formats/open.ts';
 import type { SpreadsheetType, Workbook } from './formats/workbook.ts';
@@ -170,110 +176,141 @@ export async function runImport<Answer, Context>(
     sheetOrder = sheets.map((s) => s.plan.label);
 
     const staged: (StagedSheet & { sheet: string })[] = [];
-    for (const [i, { sheet, plan }] of sheets.entries()) {
-      const before = totalRows;
-      const s = await stageSheet(workbook.read(sheet), plan, {
-        dir: upload.dir,
-        problems,
-        format: db.dialect === 'postgres' ? 'copy' : 'json',
-        onProgress: (rows, fraction) => progress.update(before + rows, (50 * (i + fraction)) / sheets.length),
-      });
-      totalRows += s.stats.totalRows;
-      staged.push({ ...s, sheet });
-    }
-    await workbook.close();
-    workbook = undefined;
+    const phases = new Phases();
+    let read = 0;
+    /** Reads, checks and spools every sheet (pass 1); `stream` also gets each batch as it is spooled. */
+    const readAll = async (stream?: SheetStream) => {
+      for (const [i, { sheet, plan }] of sheets.entries()) {
+        const before = totalRows;
+        const s = await stageSheet((workbook as Workbook).read(sheet), plan, {
+          dir: upload.dir,
+          problems,
+          format: db.dialect === 'postgres' ? 'copy' : 'json',
+          onProgress: (rows, fraction) =>
+            progress.update(before + rows, (50 * (i + fraction)) / sheets.length),
+          ...(stream ? { onBatch: (bytes: Buffer, rows: number) => stream.batch(bytes, rows) } : {}),
+        });
+        totalRows += s.stats.totalRows;
+        staged.push({ ...s, sheet });
+      }
+      await (workbook as Workbook).close();
+      workbook = undefined;
 
-    if (totalRows === 0) {
-      throw badRequest(
-        sheets.length > 1
-          ? 'The workbook has no data rows: every sheet is empty or holds only its header row.'
-          : `The sheet '${sheets[0]?.sheet}' has no data rows: it is empty or holds only its header row.`,
-      );
-    }
-    const toWrite = staged.reduce((n, s) => n + s.accepted, 0);
-    if (toWrite === 0) {
-      throw badRequest(
-        `None of the ${totalRows} data row${totalRows === 1 ? '' : 's'} can be imported (see the row problems), so nothing was changed.`,
-      );
-    }
+      if (totalRows === 0) {
+        throw badRequest(
+          sheets.length > 1
+            ? 'The workbook has no data rows: every sheet is empty or holds only its header row.'
+            : `The sheet '${sheets[0]?.sheet}' has no data rows: it is empty or holds only its header row.`,
+        );
+      }
+      const toWrite = staged.reduce((n, s) => n + s.accepted, 0);
+      if (toWrite === 0) {
+        throw badRequest(
+          `None of the ${totalRows} data row${totalRows === 1 ? '' : 's'} can be imported (see the row problems), so nothing was changed.`,
+        );
+      }
+      read = performance.now();
+      const readCpu = process.cpuUsage(startedCpu);
+      phases.ms.read = Math.round(read - started);
+      phases.cpuMs.read = Math.round((readCpu.user + readCpu.system) / 1000);
+      options.writing?.();
+      progress.update(totalRows, 50, 'writing', toWrite);
+      // On SQLite the transaction holds the only connection: progress waits (see ProgressWriter).
+      if (db.dialect === 'sqlite') {
+        await progress.flush();
+        progress.hold(true);
+      }
+      phases.start();
+    };
 
-    const read = performance.now();
-    const readCpu = process.cpuUsage(startedCpu);
-    options.writing?.();
-    progress.update(totalRows, 50, 'writing', toWrite);
-    // On SQLite the transaction holds the only connection: progress waits (see ProgressWriter).
-    if (db.dialect === 'sqlite') {
-      await progress.flush();
-      progress.hold(true);
-    }
     let written = 0;
     /** Indexes dropped for the load, to be built after the commit (deferredIndexes.ts). */
     let deferred = 0;
-    const phases = new Phases();
-    phases.ms.read = Math.round(read - started);
-    phases.cpuMs.read = Math.round((readCpu.user + readCpu.system) / 1000);
-    phases.start();
-    await db.kysely
-      .transaction()
-      .execute(async (trx) => {
-        // PostgreSQL: the tables filled, locked against writers in one order (no deadlock, exact duplicates).
+    /** Pass 2, in the import's transaction; `streamed`: what went to COPY while the sheet was read. */
+    const writeAll = async (trx: Transaction<Database>, streamed?: Streamed) => {
+      const toWrite = staged.reduce((n, s) => n + s.accepted, 0);
+      // PostgreSQL: the tables filled, locked against writers in one order (no deadlock, exact duplicates).
+      if (db.dialect === 'postgres')
+        await lockTargets(
+          trx,
+          staged.map((s) => s.plan.target.table),
+        );
+      phases.mark('lock');
+      await job.beforeWrite?.(trx, context, record.id);
+      phases.mark('before write');
+      for (const s of staged) {
+        const base = written;
         if (db.dialect === 'postgres')
-          await lockTargets(
-            trx,
-            staged.map((s) => s.plan.target.table),
-          );
-        phases.mark('lock');
-        await job.beforeWrite?.(trx, context, record.id);
-        phases.mark('before write');
-        for (const s of staged) {
-          const base = written;
-          if (db.dialect === 'postgres')
-            deferred += (
-              await writeSheetPostgres(trx, s, {
-                importId: record.id,
-                problems,
-                keepIndexes: options.preview !== undefined,
-                phases,
-                onProgress: (n, f) =>
-                  progress.update(base + n, 50 + (50 * (base + f * s.accepted)) / toWrite),
-              })
-            ).deferred;
-          else
-            await writeSheet(trx, db.dialect, s, {
+          deferred += (
+            await writeSheetPostgres(trx, s, {
               importId: record.id,
               problems,
+              keepIndexes: options.preview !== undefined,
               phases,
-              onProgress: (n) => progress.update(base + n, 50 + (50 * (base + n)) / toWrite),
-            });
-          written += s.accepted;
+              ...(streamed ? { streamed } : {}),
+              onProgress: (n, f) => progress.update(base + n, 50 + (50 * (base + f * s.accepted)) / toWrite),
+            })
+          ).deferred;
+        else
+          await writeSheet(trx, db.dialect, s, {
+            importId: record.id,
+            problems,
+            phases,
+            onProgress: (n) => progress.update(base + n, 50 + (50 * (base + n)) / toWrite),
+          });
+        written += s.accepted;
+      }
+      await recordInsertedRows(
+        trx,
+        record.id,
+        staged.reduce((n, s) => n + s.stats.inserted, 0),
+      );
+      phases.mark('record rows');
+      // A preview has its figures: nothing of it stays.
+      if (options.preview) throw new PreviewRollback();
+      // Last in the import's transaction: the rows and their audit event commit together.
+      await recordAudit(
+        trx,
+        actor,
+        importEvent('succeeded', {
+          counts: {
+            rows: totalRows,
+            written,
+            inserted: staged.reduce((n, s) => n + s.stats.inserted, 0),
+            problems: problems.count,
+          },
+        }),
+      );
+      phases.mark('record and audit');
+    };
+
+    const only = sheets.length === 1 ? sheets[0] : undefined;
+    if (db.dialect === 'postgres' && !options.preview && !job.beforeWrite && only) {
+      // PostgreSQL, one sheet: its rows go to COPY while the file is read (streamSheet), so the
+      // transaction and the table's lock are taken before the first row is read. Not for a
+      // preview (it keeps the indexes: nobody waits for a look) nor a job that writes first.
+      await db.kysely.transaction().execute(async (trx) => {
+        const stream = await streamSheet(trx, only.plan, record.id);
+        try {
+          await readAll(stream);
+        } catch (error) {
+          await stream.abort(error as Error);
+          throw error;
         }
-        await recordInsertedRows(
-          trx,
-          record.id,
-          staged.reduce((n, s) => n + s.stats.inserted, 0),
-        );
-        phases.mark('record rows');
-        // A preview has its figures: nothing of it stays.
-        if (options.preview) throw new PreviewRollback();
-        // Last in the import's transaction: the rows and their audit event commit together.
-        await recordAudit(
-          trx,
-          actor,
-          importEvent('succeeded', {
-            counts: {
-              rows: totalRows,
-              written,
-              inserted: staged.reduce((n, s) => n + s.stats.inserted, 0),
-              problems: problems.count,
-            },
-          }),
-        );
-        phases.mark('record and audit');
-      })
-      .catch((error) => {
-        if (!(error instanceof PreviewRollback)) throw error;
+        const streamed = await stream.end();
+        phases.mark('rest of the COPY');
+        await writeAll(trx, streamed);
       });
+    } else {
+      await readAll();
+      await db.kysely
+        .transaction()
+        .execute((trx) => writeAll(trx))
+        .catch((error) => {
+          if (!(error instanceof PreviewRollback)) throw error;
+        });
+    }
+    const toWrite = staged.reduce((n, s) => n + s.accepted, 0);
     phases.mark(options.preview ? 'rollback' : 'commit');
     if (deferred > 0) void buildDeferredIndexes(db, log);
     else await releaseCache(db, toWrite);

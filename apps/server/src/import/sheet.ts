@@ -171,6 +171,11 @@ export async function stageSheet(
      * file goes to COPY as it is, no row parsed or formatted again; bulkPostgres.ts).
      */
     format?: SpoolFormat;
+    /**
+     * Told of each spooled batch (COPY text bytes, rows) once it is in the spool; awaited, so a
+     * consumer that falls behind holds the reading back (PostgreSQL's COPY during reading).
+     */
+    onBatch?(bytes: Buffer, rows: number): Promise<void>;
   },
 ): Promise<StagedSheet> {
   const started = performance.now();
@@ -201,7 +206,9 @@ export async function stageSheet(
         for (let i = 0; i < row.length; i++) text += (i === 0 ? '' : '\t') + copyText(row[i] as Value);
         text += '\n';
       }
-      await out.write(text);
+      const bytes = Buffer.from(text, 'utf8');
+      await out.write(bytes);
+      await options.onBatch?.(bytes, staged.length);
     } else await out.write(`${JSON.stringify(staged)}\n`);
     batches.push(staged.length);
     staged = [];
