@@ -8,6 +8,9 @@
  *
  *   node --import tsx bench/listPlans.ts <file.sqlite | postgres://…> [part of the URL] [runs, default 3]
  *
+ * A second argument starting with `?` is one query string to run instead of the pairs
+ * (`'?email=gmail&sort=model&order=asc&page=100'`): single filters, sorts, triples.
+ *
  * SQLite opened read-only (the 1,000,000-row bench database of bench/operations.ts); PostgreSQL
  * through a pool as the server has one (statements of a request may run on two connections).
  */
@@ -47,8 +50,9 @@ const db = new Kysely<Database>({
 
 const shorten = (text: string) => (text.length > 900 ? `${text.slice(0, 900)}…(${text.length})` : text);
 
-for (const url of await filterPairUrls()) {
-  if (!url.startsWith('/api/ScanDetail?') || (only && !url.includes(only))) continue;
+const urls = only.startsWith('?') ? [`/api/ScanDetail${only}`] : await filterPairUrls();
+for (const url of urls) {
+  if (!url.startsWith('/api/ScanDetail?') || (only && !only.startsWith('?') && !url.includes(only))) continue;
   const query = scanQuerySchema.parse(Object.fromEntries(new URLSearchParams(url.split('?')[1])));
   let best = Number.POSITIVE_INFINITY;
   let bestStatements: Statement[] = [];
