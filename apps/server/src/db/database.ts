@@ -38,6 +38,7 @@ import { overviewScannersMigration } from './migrations/022_overview_scanners.ts
 import { listPairsByBMigration } from './migrations/023_list_pairs_by_b.ts';
 import { listPairsByAMigration } from './migrations/024_list_pairs_by_a.ts';
 import { valueTimeIndexesMigration } from './migrations/025_value_time_indexes.ts';
+import { listValuesSearchMigration } from './migrations/026_list_values_search.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -237,6 +238,7 @@ export async function migrate(db: Db): Promise<void> {
     '023_list_pairs_by_b': listPairsByBMigration(db.dialect),
     '024_list_pairs_by_a': listPairsByAMigration(db.dialect),
     '025_value_time_indexes': valueTimeIndexesMigration(db.dialect),
+    '026_list_values_search': listValuesSearchMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

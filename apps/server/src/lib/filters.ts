@@ -6,7 +6,7 @@ import { containsCI, equalsCI, likePattern } from './sql.ts';
  * FTS5's trigram index answers LIKE only for fragments of three or more characters, and has no
  * ESCAPE clause; other fragments fall back to a plain (scanning) LIKE.
  */
-const usesTrigramIndex = (fragment: string) => fragment.length >= 3 && !/[%_\\]/.test(fragment);
+export const usesTrigramIndex = (fragment: string) => fragment.length >= 3 && !/[%_\\]/.test(fragment);
 
 function trigramSearch(searchTable: string, column: string, fragment: string) {
   return sql<SqlBool>`${sql.ref('id')} IN (SELECT rowid FROM ${sql.table(searchTable)} WHERE ${sql.ref(column)} LIKE ${likePattern(fragment)})`;
