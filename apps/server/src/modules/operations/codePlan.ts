@@ -224,7 +224,10 @@ function postgresCodePlan<Q extends object>(
             ? sql<SqlBool>`${ref} = ${vals[0]}`
             : sql<SqlBool>`${ref} = ANY(${vals})`;
     }
-    const entries = sql`scan_dtcs d JOIN scans s ON s.scan_start_time = d.scan_start_time AND s.id = d.scan_id WHERE d.dtc = ${code} AND ${test}`;
+    // Each entry probes one index for its scan (LATERAL … LIMIT 1 keeps it a nested loop):
+    // PostgreSQL otherwise merge-joined every Generic scan's entry of 025's index (200,000, 110 ms
+    // at a million scans) to the code's 18,000.
+    const entries = sql`scan_dtcs d CROSS JOIN LATERAL (SELECT 1 FROM scans s WHERE s.scan_start_time = d.scan_start_time AND s.id = d.scan_id AND ${test} LIMIT 1) s WHERE d.dtc = ${code}`;
     const [total] = await rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM ${entries}`);
     return {
       total: Number(total?.n ?? 0),
