@@ -39,9 +39,9 @@ describe.each(DIALECTS)('a contains filter over the counters’ values, on %s', 
   async function expected(fragment: string): Promise<number> {
     const pattern = `%${fragment}%`;
     const like = dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`;
-    const { rows } = await sql<{ n: unknown }>`SELECT count(*) AS n FROM scans WHERE email ${like} ${pattern}`.execute(
-      t.db.kysely,
-    );
+    const { rows } = await sql<{
+      n: unknown;
+    }>`SELECT count(*) AS n FROM scans WHERE email ${like} ${pattern}`.execute(t.db.kysely);
     return Number(rows[0]?.n);
   }
 
