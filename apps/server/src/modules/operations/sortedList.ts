@@ -94,6 +94,21 @@ function walkConditions<T extends CountedTableName, Q extends object>(
   };
 }
 
+/**
+ * Whether the one filter is an exact value or a bound of the sorted column: its matches are then
+ * a range of that column's index (migration 015: the column, then the id), read from the end the
+ * order starts at. Walking it with the filter kept off the index read every row outside the range
+ * first (an end bound sorted by end time descending: 2.3 s at a million scans).
+ */
+function onSortedColumn(filter: ReturnType<typeof singleFilter>, sort: ResolvedSort): boolean {
+  if (!filter) return false;
+  const { rule } = filter;
+  return (
+    rule.column === sort.column &&
+    (rule.match === 'exact' || rule.match === 'flag' || rule.match === 'atLeast' || rule.match === 'atMost')
+  );
+}
+
 /** One page of `table` under `rules` in the order `sort`, then the id in the same direction. */
 export async function sortedPage<T extends CountedTableName, Q extends Query, R>(
   db: Kysely<Database>,
@@ -133,9 +148,12 @@ export async function sortedPage<T extends CountedTableName, Q extends Query, R>
 
   // Kysely writes an embedded query in parentheses: `AS MATERIALIZED (select …)`.
   let idsIn: ((eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>) | undefined;
-  if (filter === null) {
+  if (filter === null || onSortedColumn(filter, sort)) {
+    // No filter, or one that bounds the sorted column itself (country 91 by country, an end
+    // bound by end time): the sorted column's index holds the matches as one range, in order.
     // Skipped rows are stepped over in the sorted column's index (ids only), then the page's rows read.
-    const ids = ordered(base().select(sql.ref<number>('id').as('id')))
+    const bounded = filter === null ? base() : base().where(ruleWhere);
+    const ids = ordered(bounded.select(sql.ref<number>('id').as('id')))
       .limit(query.limit)
       .offset(offset);
     idsIn = (eb) => eb(sql.ref('id'), 'in', ids as never);
