@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
+import { expectScanPages } from './scanPages.ts';
+
+/*
+ * A sorted list with one filter matching thousands of rows (sortedList.ts): on SQLite, between
+ * SEMI_JOIN_FROM and SEMI_JOIN_TO matches the page is found by walking the sorted column's index
+ * and testing each id against the filter's matches. The sorted column is made to relate to the
+ * filter (Toyota VINs start 'JT', Honda's '1HG'), so ascending, every Honda comes before the
+ * first Toyota; ties on the model are broken by the id. Every page, both directions, must be
+ * the rows' own order — on PostgreSQL too, whose plan differs.
+ */
+describe.each(DIALECTS)('a sorted list walked against its matches, on %s', (dialect) => {
+  let t: TestContext;
+  let headers: Record<string, string>;
+  const ROWS = 7_600;
+  type Row = { id: number; toyota: boolean; vin: string; plate: string; model: string };
+  const rows: Row[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    headers = (await signedIn(t.db)).headers;
+    for (let i = 0; i < ROWS; i++) {
+      const toyota = i % 4 !== 0;
+      rows.push({
+        id: i + 1,
+        toyota,
+        vin: `${toyota ? 'JTD' : '1HG'}${String((i * 7919) % ROWS).padStart(8, '0')}`,
+        plate: `MH${String((i * 104_729) % 9_973).padStart(4, '0')}`,
+        model: toyota ? (i % 3 === 0 ? 'Camry' : 'Corolla') : 'Civic',
+      });
+    }
+    for (let from = 0; from < rows.length; from += 500)
+      await t.db.kysely
+        .insertInto('scans')
+        .values(
+          rows.slice(from, from + 500).map((r) => ({
+            email: `driver${r.id}@example.com`,
+            app_user_id: null,
+            scan_start_time: new Date(Date.UTC(2026, 0, 1) + r.id * 60_000).toISOString(),
+            scan_end_time: null,
+            make: r.toyota ? 'Toyota' : 'Honda',
+            model: r.model,
+            license_plate: r.plate,
+            vin: r.vin,
+            scan_ended: 1,
+            country_id: 91,
+            function: 'Full Scan',
+            type: 'OBD',
+            app_version: '3.4.1',
+            pdf_report: null,
+            scan_res_array: '[]',
+            decoded_array: '[]',
+          })),
+        )
+        .execute();
+  }, 300_000);
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const cases: [string, (r: Row) => string][] = [
+    ['vin', (r) => r.vin],
+    ['license_plate', (r) => r.plate],
+    ['model', (r) => r.model],
+  ];
+  for (const [field, key] of cases)
+    for (const order of ['asc', 'desc'] as const)
+      it(`pages Toyotas sorted by ${field} ${order}`, async () => {
+        const sign = order === 'asc' ? 1 : -1;
+        const expected = rows
+          .filter((r) => r.toyota)
+          .sort((a, b) => sign * (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id - b.id))
+          .map((r) => r.id);
+        await expectScanPages(t.app, headers, `make=toyota&sort=${field}&order=${order}`, expected, [100]);
+      }, 120_000);
+});
