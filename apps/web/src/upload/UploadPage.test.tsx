@@ -154,6 +154,39 @@ describe('Activation Codes Uploader', () => {
     expect(screen.queryByTestId('chosen-file')).toBeNull();
   });
 
+  it('goes on sending when the page is left, and shows where it is on return (issue 15 item 6)', {
+    timeout: 30_000,
+  }, async () => {
+    const requests = installFakeXhr();
+    installFakeFetch((call) => {
+      if (call.url.pathname === '/api/me') return jsonResponse(EDITOR);
+      return jsonResponse({ data: [], total: 0 });
+    });
+    const first = render();
+    await screen.findByRole('heading', { name: 'Activation Codes Uploader' });
+    choose(file('codes.csv'));
+    upload();
+    const xhr = requests[0];
+    xhr?.progress(512, 2048);
+    await screen.findByText('Uploading… 25%');
+    first.unmount();
+
+    // Away from the page: the file is still being sent, then answered.
+    expect(xhr?.aborted).toBe(false);
+    xhr?.progress(1536, 2048);
+    const second = render();
+    await screen.findByText('Uploading… 75%');
+    xhr?.respond(200, activationAnswer);
+    await screen.findByText('Upload complete');
+    second.unmount();
+
+    // An answer seen is let go with the page, as before: the next visit starts afresh.
+    render();
+    await screen.findByRole('heading', { name: 'Activation Codes Uploader' });
+    expect(screen.getByRole('button', { name: 'Upload' })).toBeTruthy();
+    expect(screen.queryByText('Upload complete')).toBeNull();
+  });
+
   it("shows the server's sentence and row problems of a refused file; 'Try Again' keeps the file", {
     timeout: 30_000,
   }, async () => {

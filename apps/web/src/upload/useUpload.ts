@@ -1,6 +1,6 @@
 import type { ColumnMappingNeeded, ImportKind, ImportPreview, ImportRecord, RowProblem } from '@obd/contract';
 import { importCommitPath, importPath } from '@obd/contract/constants';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 import { ApiError, apiFetch, type ResponseSchema } from '../lib/api.ts';
 import { followImport } from './importProgress.ts';
 import { UPLOAD_MESSAGES } from './messages.ts';
@@ -38,23 +38,70 @@ export interface UploadTarget<Result> {
 }
 
 /**
- * Runs one upload at a time for a page: sends the file with byte progress, then follows the
- * server's import record for the rows done, and ends with the checked answer or the error
- * sentence. Leaving the page cancels it.
+ * Where each kind's upload is, outside any page (issue 15 item 6): an upload belongs to its kind,
+ * not to the page showing it, so leaving the page while the file is being sent or read does not
+ * cancel it, and coming back shows where it is (still sending, being read, a preview waiting for
+ * "Import" or "Cancel"). A finished answer (success, error) is let go once no page shows it, as
+ * before; "Cancel" and a new file still stop the one under way.
+ */
+interface Running {
+  state: UploadState<unknown>;
+  controller: AbortController | null;
+  listeners: Set<() => void>;
+}
+const IDLE: UploadState<never> = { status: 'idle' };
+const uploads = new Map<string, Running>();
+
+function runningOf(kind: string): Running {
+  let running = uploads.get(kind);
+  if (!running) {
+    running = { state: IDLE, controller: null, listeners: new Set() };
+    uploads.set(kind, running);
+  }
+  return running;
+}
+
+/** Whether an upload's state outlives the page: under way, or a preview waiting for a choice. */
+const outlivesPage = (state: UploadState<unknown>) =>
+  state.status === 'uploading' || state.status === 'preview';
+
+/**
+ * Runs one upload at a time for a kind of import: sends the file with byte progress, then follows
+ * the server's import record for the rows done, and ends with the checked answer or the error
+ * sentence.
  */
 export function useUpload<Result>(target: UploadTarget<Result>) {
-  const [state, setState] = useState<UploadState<Result>>({ status: 'idle' });
-  const running = useRef<AbortController | null>(null);
-
-  useEffect(() => () => running.current?.abort(), []);
+  const kind = target.kind;
+  const subscribe = useCallback(
+    (listener: () => void) => {
+      const running = runningOf(kind);
+      running.listeners.add(listener);
+      return () => {
+        running.listeners.delete(listener);
+        if (running.listeners.size === 0 && !outlivesPage(running.state) && uploads.get(kind) === running)
+          uploads.delete(kind);
+      };
+    },
+    [kind],
+  );
+  const state = useSyncExternalStore(subscribe, () => runningOf(kind).state) as UploadState<Result>;
+  const setState = useCallback(
+    (next: UploadState<Result>) => {
+      const running = runningOf(kind);
+      running.state = next;
+      for (const listener of running.listeners) listener();
+    },
+    [kind],
+  );
 
   const start = useCallback(
     async (file: File, fields?: Readonly<Record<string, string>>, options: { preview?: boolean } = {}) => {
-      running.current?.abort();
+      const running = runningOf(kind);
+      running.controller?.abort();
       const controller = new AbortController();
-      running.current = controller;
+      running.controller = controller;
       const polling = new AbortController();
-      const stillMine = () => running.current === controller && !controller.signal.aborted;
+      const stillMine = () => running.controller === controller && !controller.signal.aborted;
       const startedAt = Date.now();
       setState({ status: 'uploading', stage: 'sending', sent: 0, total: file.size });
       try {
@@ -69,7 +116,7 @@ export function useUpload<Result>(target: UploadTarget<Result>) {
           onSent: () => {
             if (!stillMine()) return;
             setState({ status: 'uploading', stage: 'processing' });
-            void followImport(target.kind, file, startedAt, polling.signal, (record) => {
+            void followImport(kind, file, startedAt, polling.signal, (record) => {
               if (stillMine()) setState({ status: 'uploading', stage: 'processing', record });
             });
           },
@@ -106,10 +153,10 @@ export function useUpload<Result>(target: UploadTarget<Result>) {
             : { status: 'error', message: UPLOAD_MESSAGES.failed, problems: [] },
         );
       } finally {
-        if (running.current === controller) running.current = null;
+        if (running.controller === controller) running.controller = null;
       }
     },
-    [target.path, target.kind, target.schema],
+    [target.path, kind, target.schema, setState],
   );
 
   /** Imports the previewed file (no second upload), or cancels it; the answer ends the preview. */
@@ -141,14 +188,15 @@ export function useUpload<Result>(target: UploadTarget<Result>) {
         });
       }
     },
-    [state, target.schema],
+    [state, target.schema, setState],
   );
 
   const reset = useCallback(() => {
-    running.current?.abort();
-    running.current = null;
+    const running = runningOf(kind);
+    running.controller?.abort();
+    running.controller = null;
     setState({ status: 'idle' });
-  }, []);
+  }, [kind, setState]);
 
   return { state, start, reset, decide };
 }

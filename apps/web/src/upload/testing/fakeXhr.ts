@@ -33,7 +33,9 @@ export class FakeXhr {
     this.body = body;
     FakeXhr.requests.push(this);
   }
+  aborted = false;
   abort() {
+    this.aborted = true;
     this.onabort?.();
   }
   getResponseHeader(name: string) {
