@@ -19,15 +19,19 @@ import { twoFilterPlan } from './twoFilters.ts';
  * A page of an activity list sorted by another column than its time (decisions §9), at a million
  * rows, with the exact total. The total does not depend on the order: it comes from the same
  * counters as the list's own order (`countPlan.ts` `plan`), or from a count when no counter
- * answers (several filters, an uncounted column). Only the page query differs, and it is one of two:
+ * answers (several filters, an uncounted column). Only the page query differs, and it is one of:
  *
+ * - **range**: a filter on the sorted column itself is a range of that column's index.
  * - **walk** the sorted column's index (migration 015: one per sortable column, ending in the id)
  *   from the end the order starts at, testing each row against the filter, until the page: the
  *   rows read are about (offset + limit) × rows / matches. Right when matches are frequent.
+ * - **walk against the ids**: the same walk reading the index alone, each id tested against the
+ *   matches found once through the filter's own index. Right for thousands of matches.
  * - **sort the matches**: find them through the filter's own index (counters' values, FTS5 or
- *   trigram, the (value, time) indexes), then sort only them. Right when they are few.
+ *   trigram, the (value, time) indexes), then sort only them. Right when they are few, and what
+ *   a walk that ran out of budget falls back to.
  *
- * The cheaper of the two is chosen from the exact total before the page is asked for — the
+ * The plan is chosen from the exact total before the page is asked for — the
  * databases' own planners cannot tell them apart for `contains` (their estimates of a LIKE are
  * guesses), so each query is written so that it can only be run the way chosen: the walk keeps
  * the filter's column out of any index (SQLite `+column`; PostgreSQL the counted values instead of
@@ -51,9 +55,9 @@ const WALK_BUDGET = 10;
  */
 const SORT_COST = 3;
 /**
- * SQLite: between these numbers of matches the walk tests ids against the matches instead of
- * testing rows (below); fewer are sorted at once, more are met soon by the plain walk, and
- * listing them first would cost more than it spares (country 91's 542,856 ids: ~150 ms).
+ * Between these numbers of matches the walk may test ids against the matches instead of testing
+ * rows (below); fewer are sorted at once, more are met soon by the plain walk, and listing them
+ * first would cost more than it spares (country 91's 542,856 ids: ~150 ms on SQLite).
  */
 const SEMI_JOIN_FROM = 5_000;
 const SEMI_JOIN_TO = 200_000;
