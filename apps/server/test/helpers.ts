@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -130,4 +131,17 @@ export function ownTemporaryFolder(prefix: string) {
     fs.rmSync(dir, { recursive: true, force: true });
   });
   return { dir, leftovers: () => fs.readdirSync(dir).filter((name) => name.startsWith('obd-upload-')) };
+}
+
+/** The valid indexes of `fault_codes`, by name (what an import dropped and built again). */
+export async function faultCodeIndexes(t: TestContext): Promise<string[]> {
+  const rows =
+    t.db.dialect === 'postgres'
+      ? await sql<{
+          name: string;
+        }>`select c.relname as name from pg_index x join pg_class c on c.oid = x.indexrelid
+          where x.indrelid = 'fault_codes'::regclass and x.indisvalid order by 1`.execute(t.db.kysely)
+      : await sql<{ name: string }>`select name from sqlite_master where type = 'index'
+          and tbl_name = 'fault_codes' order by 1`.execute(t.db.kysely);
+  return rows.rows.map((r) => r.name);
 }

@@ -2,7 +2,14 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeferredIndexes, deferredBuilds } from '../src/import/deferredIndexes.ts';
 import { multipart, xlsx } from './fixtures/uploads.ts';
-import { createTestApp, DIALECTS, secondServer, signedIn, type TestContext } from './helpers.ts';
+import {
+  createTestApp,
+  DIALECTS,
+  faultCodeIndexes,
+  secondServer,
+  signedIn,
+  type TestContext,
+} from './helpers.ts';
 
 /*
  * Issue 15 item 5, the bulk write path: PostgreSQL loads the staged rows with COPY (its text
@@ -27,18 +34,7 @@ describe.each(DIALECTS)('the bulk write path on %s', (dialect) => {
       headers: { ...editor, ...body.headers },
     });
   };
-  const indexes = async () =>
-    dialect === 'postgres'
-      ? (
-          await sql<{
-            name: string;
-          }>`select c.relname as name from pg_index x join pg_class c on c.oid = x.indexrelid
-            where x.indrelid = 'fault_codes'::regclass and x.indisvalid order by 1`.execute(t.db.kysely)
-        ).rows.map((r) => r.name)
-      : (
-          await sql<{ name: string }>`select name from sqlite_master where type = 'index'
-            and tbl_name = 'fault_codes' order by 1`.execute(t.db.kysely)
-        ).rows.map((r) => r.name);
+  const indexes = () => faultCodeIndexes(t);
 
   beforeAll(async () => {
     t = await createTestApp(dialect);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamCounts } from '../src/import/bulkPostgres.ts';
 import { deferredBuilds } from '../src/import/deferredIndexes.ts';
 import { type CellValue, csv, multipart } from './fixtures/uploads.ts';
-import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
+import { createTestApp, DIALECTS, faultCodeIndexes, signedIn, type TestContext } from './helpers.ts';
 
 /*
  * Issue 15 item 5: on PostgreSQL a one-sheet upload's rows go to COPY while the file is still
@@ -41,17 +41,7 @@ describe.each(DIALECTS)('rows sent to COPY while the file is read, on %s', (dial
     Number((await sql<{ n: string }>`select count(*) as n from fault_codes`.execute(t.db.kysely)).rows[0]?.n);
   const indexes = async () => {
     await deferredBuilds(t.db);
-    return dialect === 'postgres'
-      ? (
-          await sql<{
-            name: string;
-          }>`select c.relname as name from pg_index x join pg_class c on c.oid = x.indexrelid
-            where x.indrelid = 'fault_codes'::regclass and x.indisvalid order by 1`.execute(t.db.kysely)
-        ).rows.map((r) => r.name)
-      : (
-          await sql<{ name: string }>`select name from sqlite_master where type = 'index'
-            and tbl_name = 'fault_codes' order by 1`.execute(t.db.kysely)
-        ).rows.map((r) => r.name);
+    return faultCodeIndexes(t);
   };
   /** A CSV of `rows` whose last line holds a NUL: the reader refuses it after every other row. */
   const failingAtTheEnd = (rows: CellValue[][]) =>
