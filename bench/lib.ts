@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -164,4 +165,36 @@ export function run(command: string, args: string[], env: Record<string, string>
       code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited ${code}`)),
     );
   });
+}
+
+/** The machine's load averages (1, 5, 15 min), for the benchmarks' headers and summaries. */
+export function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+}
+
+/**
+ * Seeds a database that holds nothing yet (or does not exist) with `npm run seed -- <args>`: on an
+ * empty database the volumes given replace the demo's (`--scans N --users N`, bulk-loaded from
+ * 200,000 rows on). Any other database is only migrated, as the seed command and the server would.
+ * Returns whether it seeded.
+ */
+export async function seedIfEmpty(databaseUrl: string, args: string[]): Promise<boolean> {
+  const { parseDatabaseUrl } = await import('../apps/server/src/config.ts');
+  const { migrate, openDatabase } = await import('../apps/server/src/db/database.ts');
+  const { isEmpty } = await import('../apps/server/seed/index.ts');
+  const db = openDatabase(parseDatabaseUrl(databaseUrl));
+  let empty: boolean;
+  try {
+    await migrate(db);
+    empty = await isEmpty(db);
+  } finally {
+    await db.close();
+  }
+  if (!empty) return false;
+  console.log(`seeding ${databaseUrl}: ${args.join(' ')}`);
+  await run('npm', ['run', 'seed', '--', ...args], { DATABASE_URL: databaseUrl });
+  return true;
 }

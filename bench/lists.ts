@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { latency, signIn, startServer } from './lib.ts';
+import { latency, loadAverage, signIn, startServer } from './lib.ts';
 
 export const LIST_URLS = [
   '/api/faultCodesList',
@@ -70,12 +70,14 @@ export async function benchLists(databaseUrl?: string, only: string[] = []): Pro
 /**
  * Every pair (and with BENCH_PAIRS_TRIPLES=1 every triple) of the lists' filters, pages 1 and 100,
  * as request paths: one frequent value per filter (the cases' own, or the most frequent one).
- * BENCH_PAIRS_LISTS keeps the lists whose path contains one of its comma-separated names.
+ * `keepLists` (default: BENCH_PAIRS_LISTS, comma-separated) keeps the lists whose path contains
+ * one of its names.
  */
-export async function filterPairUrls(): Promise<string[]> {
+export async function filterPairUrls(
+  keepLists: string[] | undefined = process.env.BENCH_PAIRS_LISTS?.split(','),
+): Promise<string[]> {
   const { OPERATION_CASES } = await import('./operations.ts');
   const shapes = await import('../apps/server/src/modules/operations/lists.ts');
-  const keepLists = process.env.BENCH_PAIRS_LISTS?.split(',');
   // The most frequent value where the cases list several; values for filters they do not list.
   const preferred: Record<string, string> = {
     '/api/ScanDetail email': 'email=gmail',
@@ -110,6 +112,37 @@ export async function filterPairUrls(): Promise<string[]> {
   return urls;
 }
 
+/** A list's single filters (bench/operations.ts's cases), each at the given pages, as request paths. */
+export async function singleFilterUrls(listPath = '/api/ScanDetail', pages = [1, 100]): Promise<string[]> {
+  const { OPERATION_CASES } = await import('./operations.ts');
+  const filters = OPERATION_CASES.find((c) => c.path === listPath)?.filters ?? [];
+  return filters.flatMap((filter) => pages.map((page) => `${listPath}?${filter}&page=${page}`));
+}
+
+export interface CaseTiming {
+  url: string;
+  total: number;
+  p50: number;
+  p95: number;
+}
+
+/**
+ * One case of the filter benchmarks: a first request (which must succeed; its total is kept),
+ * then `requests` timed sequential ones after a few untimed.
+ */
+export async function timeCase(
+  serverUrl: string,
+  headers: Record<string, string>,
+  url: string,
+  requests: number,
+): Promise<CaseTiming> {
+  const first = await fetch(`${serverUrl}${url}`, { headers });
+  if (!first.ok) throw new Error(`${url}: ${first.status} ${await first.text()}`);
+  const body = (await first.json()) as { total: number };
+  const s = await latency(`${serverUrl}${url}`, headers, requests, Math.min(3, requests));
+  return { url, total: body.total, p50: s.p50, p95: s.p95 };
+}
+
 /**
  * Filters together (issue 12 item 1): every pair of a list's filters — the pairs generated from
  * its shape module (`modules/operations/lists.ts`), not a chosen few — pages 1 and 100, over HTTP
@@ -121,28 +154,20 @@ export async function filterPairUrls(): Promise<string[]> {
  * scans list; BENCH_PAIRS_REQUESTS sets the timed requests per case (default 20); BENCH_PAIRS_ONLY
  * keeps the cases whose URL contains it.
  */
-export async function benchFilterPairs(databaseUrl: string): Promise<string[]> {
+export async function benchFilterPairs(databaseUrl: string, lists?: string[]): Promise<string[]> {
   const requests = Number(process.env.BENCH_PAIRS_REQUESTS ?? 20);
-  const urls = await filterPairUrls();
+  const urls = await filterPairUrls(lists);
   const server = await startServer(databaseUrl, { RESPONSE_CACHE: 'off' });
-  const load = () =>
-    os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ');
-  const lines = [`filter pairs on ${databaseUrl} — ${requests} requests per case, load ${load()}`];
+  const lines = [`filter pairs on ${databaseUrl} — ${requests} requests per case, load ${loadAverage()}`];
   console.log(lines[0]);
-  const results: { url: string; p50: number; p95: number }[] = [];
+  const results: CaseTiming[] = [];
   try {
     const headers = await signIn(server.url);
     for (const url of urls) {
       if (process.env.BENCH_PAIRS_ONLY && !url.includes(process.env.BENCH_PAIRS_ONLY)) continue;
-      const first = await fetch(`${server.url}${url}`, { headers });
-      if (!first.ok) throw new Error(`${url}: ${first.status} ${await first.text()}`);
-      const body = (await first.json()) as { total: number };
-      const s = await latency(`${server.url}${url}`, headers, requests, Math.min(3, requests));
-      results.push({ url, p50: s.p50, p95: s.p95 });
-      const line = `${url.padEnd(96)} total ${String(body.total).padStart(8)}  p50 ${s.p50.toFixed(1).padStart(7)} ms  p95 ${s.p95.toFixed(1).padStart(7)} ms`;
+      const r = await timeCase(server.url, headers, url, requests);
+      results.push(r);
+      const line = `${url.padEnd(96)} total ${String(r.total).padStart(8)}  p50 ${r.p50.toFixed(1).padStart(7)} ms  p95 ${r.p95.toFixed(1).padStart(7)} ms`;
       console.log(line);
       lines.push(line);
     }
@@ -154,7 +179,7 @@ export async function benchFilterPairs(databaseUrl: string): Promise<string[]> {
   const summary = `${results.length} cases; over 100 ms p95: ${over.length}; worst: ${results
     .slice(0, 5)
     .map((r) => `${r.p95.toFixed(1)} ms ${r.url}`)
-    .join(' | ')}; load ${load()}`;
+    .join(' | ')}; load ${loadAverage()}`;
   console.log(summary);
   return [...lines, summary];
 }

@@ -12,8 +12,11 @@
  *   node --import tsx bench/operations.ts [latency] [throughput] [export]   (default: all three)
  * Databases: BENCH_OPS_SQLITE (default sqlite:$TMP/obd-bench-ops.sqlite) and, when set,
  * BENCH_OPS_PG (e.g. postgres://postgres@127.0.0.1:5432/obd_ops_bench — a database of its own,
- * never the tests'). A database short of a million rows per table is seeded and topped up first
- * (`npm run seed`, then `--append`): ≈ 10 min on SQLite, more on PostgreSQL.
+ * never the tests'). An empty one is seeded first with a million rows per activity table and a
+ * million app users (`npm run seed -- --scans 1000000 … --users 1000000`, so that the e-mail
+ * filters search a realistic number of addresses); one short of a million rows per table is topped
+ * up (`--append`; its app users stay as they are — remove it to reseed). ≈ 10+ min on SQLite,
+ * more on PostgreSQL.
  * BENCH_OPS_ONLY=ScanDetail keeps the latency cases whose URL contains that text;
  * BENCH_OPS_REQUESTS sets the timed requests per case (default 100).
  */
@@ -22,7 +25,16 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
-import { freePort, latency, type RunningServer, run, signIn, startServer } from './lib.ts';
+import {
+  freePort,
+  latency,
+  loadAverage,
+  type RunningServer,
+  run,
+  seedIfEmpty,
+  signIn,
+  startServer,
+} from './lib.ts';
 
 const TARGET_ROWS = 1_000_000;
 const DEEP_PAGE = 10_000;
@@ -80,8 +92,11 @@ export const OPERATION_CASES: { path: string; filters: string[] }[] = [
   },
 ];
 
-const sqliteUrl = () =>
-  process.env.BENCH_OPS_SQLITE ?? `sqlite:${path.join(os.tmpdir(), 'obd-bench-ops.sqlite')}`;
+/** The databases of this benchmark (and of the pairs): BENCH_OPS_SQLITE's, then BENCH_OPS_PG's if set. */
+export function operationsDatabases(): string[] {
+  const sqlite = process.env.BENCH_OPS_SQLITE ?? `sqlite:${path.join(os.tmpdir(), 'obd-bench-ops.sqlite')}`;
+  return [sqlite, ...(process.env.BENCH_OPS_PG ? [process.env.BENCH_OPS_PG] : [])];
+}
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -92,16 +107,22 @@ async function totals(server: RunningServer, headers: Record<string, string>) {
     scans: await total('/api/ScanDetail'),
     specialFunctions: await total('/api/SpecialFunctions'),
     actuations: await total('/api/ActuationsDetail'),
+    users: await total('/api/users'),
   };
 }
 
 /**
- * Brings each activity table to a million rows. `npm run seed` first migrates (migration 004
- * counts existing rows: minutes at a million, longer than a server start may take) and seeds the
- * demo set into an empty database; `--append` then adds the missing rows.
+ * Brings each activity table to a million rows. An empty database is seeded with a million of
+ * each and a million app users in one bulk load; any other is migrated first (migration 004
+ * counts existing rows: minutes at a million, longer than a server start may take), then
+ * `--append` adds the missing rows.
  */
 export async function prepareOperationsDatabase(databaseUrl: string): Promise<void> {
-  await run('npm', ['run', 'seed'], { DATABASE_URL: databaseUrl });
+  const n = String(TARGET_ROWS);
+  await seedIfEmpty(databaseUrl, [
+    ...['--scans', n, '--special-functions', n, '--actuations', n],
+    ...['--users', n],
+  ]);
   const server = await startServer(databaseUrl, { SEED: 'none' });
   let have: Awaited<ReturnType<typeof totals>>;
   try {
@@ -109,6 +130,10 @@ export async function prepareOperationsDatabase(databaseUrl: string): Promise<vo
   } finally {
     await server.stop();
   }
+  if (have.users < TARGET_ROWS)
+    console.log(
+      `${databaseUrl}: ${fmt(have.users)} app users (an empty database is seeded with ${fmt(TARGET_ROWS)})`,
+    );
   const missing = {
     scans: TARGET_ROWS - have.scans,
     'special-functions': TARGET_ROWS - have.specialFunctions,
@@ -120,12 +145,6 @@ export async function prepareOperationsDatabase(databaseUrl: string): Promise<vo
   await run('npm', ['run', 'seed', '--', ...args, '--append'], { DATABASE_URL: databaseUrl });
 }
 
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-
 /** Part 1: every list × page × filter, sequential requests, p50/p95/p99. */
 export async function benchOperationLatency(
   databaseUrl: string,
@@ -134,7 +153,9 @@ export async function benchOperationLatency(
   const only = process.env.BENCH_OPS_ONLY;
   // Each case repeats one request: without the response cache, or only the first would be timed.
   const server = await startServer(databaseUrl, { RESPONSE_CACHE: 'off' });
-  const lines: string[] = [`latency on ${databaseUrl} — ${requests} requests per case, load ${load()}`];
+  const lines: string[] = [
+    `latency on ${databaseUrl} — ${requests} requests per case, load ${loadAverage()}`,
+  ];
   console.log(lines[0]);
   try {
     const headers = await signIn(server.url);
@@ -163,7 +184,7 @@ export async function benchOperationLatency(
         }
       }
     }
-    const summary = `worst p95 ${worst.p95} ms (${worst.what}), load ${load()}`;
+    const summary = `worst p95 ${worst.p95} ms (${worst.what}), load ${loadAverage()}`;
     console.log(summary);
     lines.push(summary);
   } finally {
@@ -250,7 +271,7 @@ export async function benchOperationThroughput(databaseUrl: string, seconds = 10
           const b = await cannon(`${bare.url}/rows`, {}, seconds);
           list.push(a.rps);
           base.push(b.rps);
-          const line = `${mode}, round ${round + 1}: /api/ScanDetail ${fmt(Math.round(a.rps))} req/s (p50 ${a.p50} ms, p99 ${a.p99} ms, errors ${a.errors + a.non2xx}); bare route ${fmt(Math.round(b.rps))} req/s (p50 ${b.p50} ms, p99 ${b.p99} ms); ratio ${(a.rps / b.rps).toFixed(2)}; load ${load()}`;
+          const line = `${mode}, round ${round + 1}: /api/ScanDetail ${fmt(Math.round(a.rps))} req/s (p50 ${a.p50} ms, p99 ${a.p99} ms, errors ${a.errors + a.non2xx}); bare route ${fmt(Math.round(b.rps))} req/s (p50 ${b.p50} ms, p99 ${b.p99} ms); ratio ${(a.rps / b.rps).toFixed(2)}; load ${loadAverage()}`;
           console.log(line);
           lines.push(line);
         }
@@ -286,7 +307,7 @@ export async function benchScansExport(databaseUrl: string): Promise<string[]> {
     let bytes = 0;
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
     const seconds = (performance.now() - started) / 1000;
-    const line = `scans export XLSX on ${databaseUrl}: ${seconds.toFixed(1)} s, ${(bytes / 1e6).toFixed(1)} MB, server peak RSS ${server.peakRssMb()} MB (idle ${idle} MB), load ${load()}`;
+    const line = `scans export XLSX on ${databaseUrl}: ${seconds.toFixed(1)} s, ${(bytes / 1e6).toFixed(1)} MB, server peak RSS ${server.peakRssMb()} MB (idle ${idle} MB), load ${loadAverage()}`;
     console.log(line);
     return [line];
   } finally {
@@ -296,9 +317,8 @@ export async function benchScansExport(databaseUrl: string): Promise<string[]> {
 
 export async function benchOperations(parts: string[] = []): Promise<string[]> {
   const want = (part: string) => parts.length === 0 || parts.includes(part);
-  const urls = [sqliteUrl(), ...(process.env.BENCH_OPS_PG ? [process.env.BENCH_OPS_PG] : [])];
   const lines: string[] = [];
-  for (const url of urls) {
+  for (const url of operationsDatabases()) {
     await prepareOperationsDatabase(url);
     if (want('latency')) lines.push(...(await benchOperationLatency(url)));
     if (want('throughput')) lines.push(...(await benchOperationThroughput(url)));
