@@ -54,13 +54,16 @@ async function rows<T>(ctx: SeedContext, text: string): Promise<T[]> {
   return (await sql.raw<T>(text).execute(ctx.kx)).rows;
 }
 
-/** Drops (SQLite) or disables (PostgreSQL) the triggers and secondary indexes of `tables`. */
-async function setAside(ctx: SeedContext, tables: readonly string[]): Promise<SetAside> {
+/**
+ * Drops (SQLite) or disables (PostgreSQL) the triggers and secondary indexes of `tables` (the
+ * triggers only, with `indexes: false`).
+ */
+async function setAside(ctx: SeedContext, tables: readonly string[], indexes = true): Promise<SetAside> {
   const list = tables.map((t) => `'${t}'`).join(', ');
   if (ctx.dialect === 'sqlite') {
     const saved = await rows<{ type: string; name: string; sql: string }>(
       ctx,
-      `SELECT type, name, sql FROM sqlite_master WHERE type IN ('trigger', 'index') AND sql IS NOT NULL AND tbl_name IN (${list}) ORDER BY type, name`,
+      `SELECT type, name, sql FROM sqlite_master WHERE type IN (${indexes ? `'trigger', 'index'` : `'trigger'`}) AND sql IS NOT NULL AND tbl_name IN (${list}) ORDER BY type, name`,
     );
     for (const s of saved) await exec(ctx, `DROP ${s.type === 'trigger' ? 'TRIGGER' : 'INDEX'} ${q(s.name)}`);
     return {
@@ -73,20 +76,22 @@ async function setAside(ctx: SeedContext, tables: readonly string[]): Promise<Se
     };
   }
   // PostgreSQL: the indexes that back no constraint (the primary keys stay).
-  const indexes = await rows<{ name: string; def: string }>(
-    ctx,
-    `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def
+  const secondary = !indexes
+    ? []
+    : await rows<{ name: string; def: string }>(
+        ctx,
+        `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def
        FROM pg_index i
       WHERE i.indrelid IN (${tables.map((t) => `to_regclass('${t}')`).join(', ')})
         AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)
       ORDER BY 1`,
-  );
+      );
   for (const t of tables) await exec(ctx, `ALTER TABLE ${q(t)} DISABLE TRIGGER USER`);
-  for (const i of indexes) await exec(ctx, `DROP INDEX ${i.name}`);
+  for (const i of secondary) await exec(ctx, `DROP INDEX ${i.name}`);
   return {
     async restoreIndexes() {
       await exec(ctx, `SET LOCAL maintenance_work_mem = '512MB'`);
-      for (const i of indexes) await exec(ctx, i.def);
+      for (const i of secondary) await exec(ctx, i.def);
     },
     async restoreTriggers() {
       for (const t of tables) await exec(ctx, `ALTER TABLE ${q(t)} ENABLE TRIGGER USER`);
@@ -126,6 +131,10 @@ const text = (c: string) => `CAST(x.${q(c)} AS TEXT)`;
 /** Recomputes every derived row of `tables` from the rows themselves. */
 export async function rebuildDerived(ctx: SeedContext, tables: readonly BulkTable[]): Promise<void> {
   const pg = ctx.dialect === 'postgres';
+  // The counter tables' own triggers (026's search index, 027's e-mail domains) are set aside
+  // too: deleting a table's counter rows would count its domains down after their own rows had
+  // gone. What they keep is recomputed below, from the counter rows.
+  const counters = await setAside(ctx, ['list_totals', 'list_pairs'], false);
   for (const table of tables) {
     if (table === 'app_users') {
       await rebuildUsers(ctx);
@@ -187,6 +196,8 @@ export async function rebuildDerived(ctx: SeedContext, tables: readonly BulkTabl
           `INSERT INTO list_pairs (tbl, a, b, av, bv, n) SELECT '${table}', '${a}', '${b}', ${text(a)}, ${text(b)}, count(*) FROM bulk_rows x WHERE x.${q(a)} IS NOT NULL AND x.${q(b)} IS NOT NULL GROUP BY 4, 5`,
         );
 
+    await rebuildEmailDomains(ctx, table);
+
     if (table === 'scans') await rebuildOverview(ctx);
     await exec(ctx, 'DROP TABLE bulk_rows');
     // 003: the FTS5 trigram index of the list's contains filters (SQLite; PostgreSQL's pg_trgm
@@ -195,7 +206,45 @@ export async function rebuildDerived(ctx: SeedContext, tables: readonly BulkTabl
       await exec(ctx, `INSERT INTO ${q(`${table}_search`)} (${q(`${table}_search`)}) VALUES ('rebuild')`);
     if (pg) await exec(ctx, `ANALYZE ${q(table)}`);
   }
+  if (!pg) {
+    // 026: the trigram index over every counter value; 027: over the e-mails' local parts.
+    await exec(ctx, `INSERT INTO list_values_search (list_values_search) VALUES ('rebuild')`);
+    await exec(ctx, 'DELETE FROM list_locals_search');
+    await exec(
+      ctx,
+      `INSERT INTO list_locals_search (rowid, local) SELECT rowid, CASE WHEN instr(val, '@') > 0 THEN substr(val, 1, instr(val, '@') - 1) ELSE val END FROM list_totals WHERE col IN (${EMAILS})`,
+    );
+  }
+  await counters.restoreTriggers();
   if (pg) await exec(ctx, 'ANALYZE list_totals, list_days, list_pairs');
+}
+
+/** 027: the counted e-mail columns; an address's domain is what follows its first '@'. */
+const EMAILS = `'email', 'user_email'`;
+
+/** 027: each e-mail domain's counter rows, the sums of its addresses' rows (read after `at`). */
+async function rebuildEmailDomains(ctx: SeedContext, table: string) {
+  const at = (v: string) => (ctx.dialect === 'postgres' ? `strpos(${v}, '@')` : `instr(${v}, '@')`);
+  const domain = (v: string) => `substr(${v}, ${at(v)} + 1)`;
+  const email = (c: string) => `${c} IN (${EMAILS})`;
+  const side = (c: string, v: string) => ({
+    col: `CASE WHEN ${email(c)} THEN ${c} || '@' ELSE ${c} END`,
+    val: `CASE WHEN ${email(c)} THEN ${domain(v)} ELSE ${v} END`,
+  });
+  const [a, b] = [side('a', 'av'), side('b', 'bv')];
+  await exec(ctx, `DELETE FROM list_totals WHERE tbl = '${table}' AND col IN ('email@', 'user_email@')`);
+  await exec(
+    ctx,
+    `INSERT INTO list_totals (tbl, col, val, n) SELECT tbl, col || '@', ${domain('val')}, sum(n) FROM list_totals WHERE tbl = '${table}' AND ${email('col')} AND ${at('val')} > 0 GROUP BY 1, 2, 3`,
+  );
+  await exec(
+    ctx,
+    `DELETE FROM list_pairs WHERE tbl = '${table}' AND (a IN ('email@', 'user_email@') OR b IN ('email@', 'user_email@'))`,
+  );
+  await exec(
+    ctx,
+    `INSERT INTO list_pairs (tbl, a, b, av, bv, n) SELECT tbl, ${a.col}, ${b.col}, ${a.val}, ${b.val}, sum(n) FROM list_pairs WHERE tbl = '${table}' AND ((${email('a')} AND ${at('av')} > 0) OR (${email('b')} AND ${at('bv')} > 0)) GROUP BY 1, 2, 3, 4, 5`,
+  );
 }
 
 /**

@@ -39,6 +39,7 @@ import { listPairsByBMigration } from './migrations/023_list_pairs_by_b.ts';
 import { listPairsByAMigration } from './migrations/024_list_pairs_by_a.ts';
 import { valueTimeIndexesMigration } from './migrations/025_value_time_indexes.ts';
 import { listValuesSearchMigration } from './migrations/026_list_values_search.ts';
+import { listEmailDomainsMigration } from './migrations/027_list_email_domains.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -239,6 +240,7 @@ export async function migrate(db: Db): Promise<void> {
     '024_list_pairs_by_a': listPairsByAMigration(db.dialect),
     '025_value_time_indexes': valueTimeIndexesMigration(db.dialect),
     '026_list_values_search': listValuesSearchMigration(db.dialect),
+    '027_list_email_domains': listEmailDomainsMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

@@ -3,6 +3,7 @@ import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { activeRules, type FilterRule, type FilterRules, usesTrigramIndex } from '../../lib/filters.ts';
 import { likePattern } from '../../lib/sql.ts';
+import { containingTotal, splitsAtDomain } from './emailDomains.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 
 /**
@@ -195,11 +196,18 @@ async function manyValues(
   column: string,
   value: unknown,
 ): Promise<Plan> {
-  const [found] = await rows<{ n: unknown }>(
-    db,
-    containingValues(dialect, table, column, value, sql`coalesce(sum(t.n), 0) AS n`),
-  );
-  const total = Number(found?.n ?? 0);
+  // An e-mail fragment without '@': its domains' counters and its local-only addresses (027);
+  // else every matching address's counter, summed.
+  const total = splitsAtDomain(column, value)
+    ? await containingTotal(db, dialect, table, column, String(value))
+    : Number(
+        (
+          await rows<{ n: unknown }>(
+            db,
+            containingValues(dialect, table, column, value, sql`coalesce(sum(t.n), 0) AS n`),
+          )
+        )[0]?.n ?? 0,
+      );
   const walk = total >= WALK_SHARE * (await tableTotal(db, table));
   const values = containingValues(dialect, table, column, value, sql`t.val`);
   return {

@@ -17,6 +17,7 @@ import {
   valueList,
   WALK_SHARE,
 } from './countPlan.ts';
+import { containingPairTotal, splitsAtDomain } from './emailDomains.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 
 /** A list's usual page size: what a walk is costed for. */
@@ -88,11 +89,26 @@ export function pairPlan<Q extends object>(
       const [listedSide, testedSide, listedVals, tested] = testX
         ? [sql.ref('bv'), sql.ref('av'), ys, x]
         : [sql.ref('av'), sql.ref('bv'), xs, y];
-      const [summed] = await rows<{ n: unknown }>(
-        db,
-        sql`SELECT sum(n) AS n FROM list_pairs WHERE tbl = ${table} AND a = ${x.rule.column} AND b = ${y.rule.column} AND ${listedSide} IN (${sql.join(listedVals.map((v) => v.val))}) AND ${testedSide} ${dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`} ${likePattern(String(tested.value))} ESCAPE '\\'`,
-      );
-      total = Number(summed?.n ?? 0);
+      const listedValues = listedVals.map((v) => v.val);
+      if (splitsAtDomain(tested.rule.column, tested.value)) {
+        // An e-mail fragment without '@' ('gmail'): its domains' pairs and its local-only
+        // addresses' pairs (027), not the pairs of every matching address.
+        total = await containingPairTotal(
+          db,
+          dialect,
+          table,
+          { a: x.rule.column, b: y.rule.column },
+          testX ? 'a' : 'b',
+          listedValues,
+          String(tested.value),
+        );
+      } else {
+        const [summed] = await rows<{ n: unknown }>(
+          db,
+          sql`SELECT sum(n) AS n FROM list_pairs WHERE tbl = ${table} AND a = ${x.rule.column} AND b = ${y.rule.column} AND ${listedSide} IN (${sql.join(listedValues)}) AND ${testedSide} ${dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`} ${likePattern(String(tested.value))} ESCAPE '\\'`,
+        );
+        total = Number(summed?.n ?? 0);
+      }
     } else if (xs.length > 0 && ys.length > 0 && !many) {
       const [summed] = await rows<{ n: unknown }>(
         db,

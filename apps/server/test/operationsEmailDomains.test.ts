@@ -1,0 +1,165 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  containingPairTotal,
+  containingTotal,
+  splitsAtDomain,
+} from '../src/modules/operations/emailDomains.ts';
+import { createTestApp, DIALECTS, type TestContext } from './helpers.ts';
+import { insertActuationRun, insertScan } from './operationsFactories.ts';
+
+/*
+ * Migration 027: an e-mail fragment without '@' is totalled from the domains' counters plus the
+ * addresses whose local part alone contains it (emailDomains.ts). Every total must equal the
+ * rows the dialect's own LIKE / ILIKE selects — with the fragment in the domain, in the local
+ * part, in both, in neither, in other case, beyond ASCII, in an address with two '@' or none —
+ * and the domain rows must stay the sums of their addresses' rows through inserts, updates and
+ * deletes, on both counter tables.
+ */
+describe.each(DIALECTS)('e-mail totals from domains and local parts, on %s', (dialect) => {
+  let t: TestContext;
+  const emails = [
+    'asha@gmail.com',
+    'ravi@gmail.com',
+    'GMAIL.fan@yahoo.com',
+    'gmail@gmail.com',
+    'Meera@GMail.Com',
+    'x@y@gmail.com',
+    'no-at-sign-gmail',
+    'josé.lópez@exämple.com',
+    'JOSÉ@EXÄMPLE.COM',
+    'anna@mailbox.org',
+    'amail@gmail.co.in',
+  ];
+  const fragments = [
+    'gmail',
+    'GMAIL',
+    'mail',
+    'ail.c',
+    'yahoo',
+    'fan',
+    'josé',
+    'ämple',
+    'exä',
+    'box.org',
+    'zzz',
+  ];
+  const makes = ['Honda', 'Toyota'];
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    for (const [i, email] of emails.entries())
+      for (let k = 0; k <= i % 3; k++) await insertScan(t.db, { email, make: makes[(i + k) % 2] });
+    await insertActuationRun(t.db, { user_email: 'driver@gmail.com' } as never);
+  }, 120_000);
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const like = () => (dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`);
+  async function expected(fragment: string, make?: string): Promise<number> {
+    const { rows } = await sql<{
+      n: unknown;
+    }>`SELECT count(*) AS n FROM scans WHERE email ${like()} ${`%${fragment}%`}${
+      make ? sql` AND make = ${make}` : sql``
+    }`.execute(t.db.kysely);
+    return Number(rows[0]?.n);
+  }
+
+  async function expectExact() {
+    for (const fragment of fragments) {
+      expect(splitsAtDomain('email', fragment), fragment).toBe(true);
+      expect(await containingTotal(t.db.kysely, dialect, 'scans', 'email', fragment), fragment).toBe(
+        await expected(fragment),
+      );
+      // 'email' < 'make': the e-mail is a pair's `a`.
+      for (const make of makes)
+        expect(
+          await containingPairTotal(
+            t.db.kysely,
+            dialect,
+            'scans',
+            { a: 'email', b: 'make' },
+            'a',
+            [make],
+            fragment,
+          ),
+          `${fragment} with ${make}`,
+        ).toBe(await expected(fragment, make));
+    }
+    // The e-mail as a pair's `b` (country_id < email).
+    const { rows } = await sql<{
+      n: unknown;
+    }>`SELECT count(*) AS n FROM scans WHERE email ${like()} '%gmail%' AND country_id = 91`.execute(
+      t.db.kysely,
+    );
+    expect(
+      await containingPairTotal(
+        t.db.kysely,
+        dialect,
+        'scans',
+        { a: 'country_id', b: 'email' },
+        'b',
+        ['91'],
+        'gmail',
+      ),
+    ).toBe(Number(rows[0]?.n));
+  }
+
+  /** Every domain row equals the sum of its addresses' rows, on both counter tables. */
+  async function expectDomainsKept() {
+    const domain =
+      dialect === 'postgres' ? sql`substr(val, strpos(val, '@') + 1)` : sql`substr(val, instr(val, '@') + 1)`;
+    const at = dialect === 'postgres' ? sql`strpos(val, '@')` : sql`instr(val, '@')`;
+    const kept = await sql<{ tbl: string; col: string; val: string; n: unknown }>`
+      SELECT tbl, col, val, n FROM list_totals WHERE col IN ('email@', 'user_email@') AND n <> 0 ORDER BY 1, 2, 3`.execute(
+      t.db.kysely,
+    );
+    const summed = await sql<{ tbl: string; col: string; val: string; n: unknown }>`
+      SELECT tbl, col || '@' AS col, ${domain} AS val, sum(n) AS n FROM list_totals
+      WHERE col IN ('email', 'user_email') AND ${at} > 0 GROUP BY 1, 2, 3 HAVING sum(n) <> 0 ORDER BY 1, 2, 3`.execute(
+      t.db.kysely,
+    );
+    const plain = (rs: { n: unknown }[]) => rs.map((r) => ({ ...r, n: Number(r.n) }));
+    expect(plain(kept.rows)).toEqual(plain(summed.rows));
+    expect(kept.rows.some((r) => r.tbl === 'actuation_runs' && r.col === 'user_email@')).toBe(true);
+    const pairDomain = (v: string) =>
+      dialect === 'postgres'
+        ? sql.raw(`substr(${v}, strpos(${v}, '@') + 1)`)
+        : sql.raw(`substr(${v}, instr(${v}, '@') + 1)`);
+    const pairs = await sql<{ n: unknown }>`
+      SELECT count(*) AS n FROM (
+        SELECT tbl, a || '@' AS a, b, ${pairDomain('av')} AS av, bv, sum(n) AS n FROM list_pairs
+        WHERE tbl = 'scans' AND a = 'email' AND ${sql.raw(dialect === 'postgres' ? "strpos(av, '@')" : "instr(av, '@')")} > 0
+        GROUP BY 1, 2, 3, 4, 5 HAVING sum(n) <> 0
+      ) s
+      WHERE NOT EXISTS (SELECT 1 FROM list_pairs p WHERE p.tbl = s.tbl AND p.a = s.a AND p.b = s.b AND p.av = s.av AND p.bv = s.bv AND p.n = s.n)`.execute(
+      t.db.kysely,
+    );
+    expect(Number(pairs.rows[0]?.n), 'domain pairs not equal to their addresses’ sums').toBe(0);
+  }
+
+  it('totals every fragment exactly, alone and with a second value', async () => {
+    await expectExact();
+    await expectDomainsKept();
+  });
+
+  it('keeps the domains and the local parts in step through updates and deletes', async () => {
+    await sql`UPDATE scans SET email = 'newgmail@outlook.com' WHERE email = 'asha@gmail.com'`.execute(
+      t.db.kysely,
+    );
+    await sql`UPDATE scans SET make = 'Toyota' WHERE email = 'ravi@gmail.com'`.execute(t.db.kysely);
+    await sql`DELETE FROM scans WHERE email = 'GMAIL.fan@yahoo.com'`.execute(t.db.kysely);
+    await insertScan(t.db, { email: 'Zoë.gmail@gmail.com', make: 'Toyota' });
+    await expectExact();
+    await expectDomainsKept();
+  });
+
+  it('leaves fragments with an @ or too short for the trigram index to the address counters', () => {
+    expect(splitsAtDomain('email', 'a@gmail')).toBe(false);
+    expect(splitsAtDomain('email', 'gm')).toBe(false);
+    expect(splitsAtDomain('email', 'g%l')).toBe(false);
+    expect(splitsAtDomain('make', 'gmail')).toBe(false);
+    expect(splitsAtDomain('user_email', 'gmail')).toBe(true);
+  });
+});
