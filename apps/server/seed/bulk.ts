@@ -134,7 +134,7 @@ export async function rebuildDerived(ctx: SeedContext, tables: readonly BulkTabl
   // The counter tables' own triggers (026's search index, 027's e-mail domains) are set aside
   // too: deleting a table's counter rows would count its domains down after their own rows had
   // gone. What they keep is recomputed below, from the counter rows.
-  const counters = await setAside(ctx, ['list_totals', 'list_pairs'], false);
+  const counters = await setAside(ctx, ['list_totals', 'list_pairs', 'list_end_days'], false);
   for (const table of tables) {
     if (table === 'app_users') {
       await rebuildUsers(ctx);
@@ -147,7 +147,7 @@ export async function rebuildDerived(ctx: SeedContext, tables: readonly BulkTabl
     // One pass over the wide rows (a scan's JSON is kilobytes) into a narrow copy.
     await exec(ctx, `DROP TABLE IF EXISTS ${pg ? 'pg_temp' : 'temp'}.bulk_rows`);
     await exec(ctx, `CREATE TEMP TABLE bulk_rows AS SELECT ${narrow.map(q).join(', ')} FROM ${q(table)}`);
-    for (const derived of ['list_totals', 'list_days', 'list_pairs'])
+    for (const derived of ['list_totals', 'list_days', 'list_pairs', 'list_end_days'])
       await exec(ctx, `DELETE FROM ${derived} WHERE tbl = '${table}'`);
 
     // 004: rows per value of each counted column ('' = all rows; the end time by its day), and
@@ -196,6 +196,17 @@ export async function rebuildDerived(ctx: SeedContext, tables: readonly BulkTabl
           `INSERT INTO list_pairs (tbl, a, b, av, bv, n) SELECT '${table}', '${a}', '${b}', ${text(a)}, ${text(b)}, count(*) FROM bulk_rows x WHERE x.${q(a)} IS NOT NULL AND x.${q(b)} IS NOT NULL GROUP BY 4, 5`,
         );
 
+    // 021: rows per value and end day (per end month for the columns of many values).
+    if (end)
+      for (const [columns, bucket] of [
+        [spec.byDay, dayOf(`x.${q(end)}`)],
+        [spec.byMonth, monthOf(`x.${q(end)}`)],
+      ] as const)
+        for (const c of columns as readonly string[])
+          await exec(
+            ctx,
+            `INSERT INTO list_end_days (tbl, col, val, day, n) SELECT '${table}', '${c}', ${text(c)}, ${bucket}, count(*) FROM bulk_rows x WHERE x.${q(c)} IS NOT NULL AND x.${q(end)} IS NOT NULL GROUP BY 3, 4`,
+          );
     await rebuildEmailDomains(ctx, table);
 
     if (table === 'scans') await rebuildOverview(ctx);
@@ -216,13 +227,13 @@ export async function rebuildDerived(ctx: SeedContext, tables: readonly BulkTabl
     );
   }
   await counters.restoreTriggers();
-  if (pg) await exec(ctx, 'ANALYZE list_totals, list_days, list_pairs');
+  if (pg) await exec(ctx, 'ANALYZE list_totals, list_days, list_pairs, list_end_days');
 }
 
 /** 027: the counted e-mail columns; an address's domain is what follows its first '@'. */
 const EMAILS = `'email', 'user_email'`;
 
-/** 027: each e-mail domain's counter rows, the sums of its addresses' rows (read after `at`). */
+/** 027, 028: each e-mail domain's counter rows, the sums of its addresses' rows (after the first '@'). */
 async function rebuildEmailDomains(ctx: SeedContext, table: string) {
   const at = (v: string) => (ctx.dialect === 'postgres' ? `strpos(${v}, '@')` : `instr(${v}, '@')`);
   const domain = (v: string) => `substr(${v}, ${at(v)} + 1)`;
@@ -232,10 +243,16 @@ async function rebuildEmailDomains(ctx: SeedContext, table: string) {
     val: `CASE WHEN ${email(c)} THEN ${domain(v)} ELSE ${v} END`,
   });
   const [a, b] = [side('a', 'av'), side('b', 'bv')];
-  await exec(ctx, `DELETE FROM list_totals WHERE tbl = '${table}' AND col IN ('email@', 'user_email@')`);
+  for (const counters of ['list_totals', 'list_end_days'])
+    await exec(ctx, `DELETE FROM ${counters} WHERE tbl = '${table}' AND col IN ('email@', 'user_email@')`);
   await exec(
     ctx,
     `INSERT INTO list_totals (tbl, col, val, n) SELECT tbl, col || '@', ${domain('val')}, sum(n) FROM list_totals WHERE tbl = '${table}' AND ${email('col')} AND ${at('val')} > 0 GROUP BY 1, 2, 3`,
+  );
+  // 028: the same per end day (month) in list_end_days.
+  await exec(
+    ctx,
+    `INSERT INTO list_end_days (tbl, col, val, day, n) SELECT tbl, col || '@', ${domain('val')}, day, sum(n) FROM list_end_days WHERE tbl = '${table}' AND ${email('col')} AND ${at('val')} > 0 GROUP BY 1, 2, 3, 4`,
   );
   await exec(
     ctx,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  containingEndedBefore,
   containingPairTotal,
   containingTotal,
   splitsAtDomain,
@@ -9,7 +10,7 @@ import { createTestApp, DIALECTS, type TestContext } from './helpers.ts';
 import { insertActuationRun, insertScan } from './operationsFactories.ts';
 
 /*
- * Migration 027: an e-mail fragment without '@' is totalled from the domains' counters plus the
+ * Migrations 027 and 028: an e-mail fragment without '@' is totalled from the domains' counters plus the
  * addresses whose local part alone contains it (emailDomains.ts). Every total must equal the
  * rows the dialect's own LIKE / ILIKE selects — with the fragment in the domain, in the local
  * part, in both, in neither, in other case, beyond ASCII, in an address with two '@' or none —
@@ -49,7 +50,12 @@ describe.each(DIALECTS)('e-mail totals from domains and local parts, on %s', (di
   beforeAll(async () => {
     t = await createTestApp(dialect);
     for (const [i, email] of emails.entries())
-      for (let k = 0; k <= i % 3; k++) await insertScan(t.db, { email, make: makes[(i + k) % 2] });
+      for (let k = 0; k <= i % 3; k++)
+        await insertScan(t.db, {
+          email,
+          make: makes[(i + k) % 2],
+          scan_start_time: new Date(Date.UTC(2025, (i * 3 + k) % 12, 5)).toISOString(),
+        });
     await insertActuationRun(t.db, { user_email: 'driver@gmail.com' } as never);
   }, 120_000);
   afterAll(async () => {
@@ -63,6 +69,15 @@ describe.each(DIALECTS)('e-mail totals from domains and local parts, on %s', (di
     }>`SELECT count(*) AS n FROM scans WHERE email ${like()} ${`%${fragment}%`}${
       make ? sql` AND make = ${make}` : sql``
     }`.execute(t.db.kysely);
+    return Number(rows[0]?.n);
+  }
+
+  async function endedBefore(fragment: string, month: string): Promise<number> {
+    const { rows } = await sql<{
+      n: unknown;
+    }>`SELECT count(*) AS n FROM scans WHERE email ${like()} ${`%${fragment}%`} AND scan_end_time < ${month}`.execute(
+      t.db.kysely,
+    );
     return Number(rows[0]?.n);
   }
 
@@ -87,6 +102,13 @@ describe.each(DIALECTS)('e-mail totals from domains and local parts, on %s', (di
           `${fragment} with ${make}`,
         ).toBe(await expected(fragment, make));
     }
+    // Ending in a month before a given one (the fixture's scans are spread over 2025's months).
+    for (const fragment of fragments)
+      for (const month of ['2025-04', '2025-09', '2026-01'])
+        expect(
+          await containingEndedBefore(t.db.kysely, dialect, 'scans', 'email', fragment, month),
+          `${fragment} ended before ${month}`,
+        ).toBe(await endedBefore(fragment, month));
     // The e-mail as a pair's `b` (country_id < email).
     const { rows } = await sql<{
       n: unknown;
@@ -137,6 +159,16 @@ describe.each(DIALECTS)('e-mail totals from domains and local parts, on %s', (di
       t.db.kysely,
     );
     expect(Number(pairs.rows[0]?.n), 'domain pairs not equal to their addresses’ sums').toBe(0);
+    const ends = await sql<{ n: unknown; domains: unknown }>`
+      SELECT count(*) AS n, (SELECT count(*) FROM list_end_days WHERE col = 'email@' AND n <> 0) AS domains FROM (
+        SELECT tbl, col || '@' AS col, ${pairDomain('val')} AS val, day, sum(n) AS n FROM list_end_days
+        WHERE col = 'email' AND ${at} > 0 GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0
+      ) s
+      WHERE NOT EXISTS (SELECT 1 FROM list_end_days e WHERE e.tbl = s.tbl AND e.col = s.col AND e.val = s.val AND e.day = s.day AND e.n = s.n)`.execute(
+      t.db.kysely,
+    );
+    expect(Number(ends.rows[0]?.n), 'domain end months not equal to their addresses’ sums').toBe(0);
+    expect(Number(ends.rows[0]?.domains)).toBeGreaterThan(3);
   }
 
   it('totals every fragment exactly, alone and with a second value', async () => {
@@ -150,7 +182,14 @@ describe.each(DIALECTS)('e-mail totals from domains and local parts, on %s', (di
     );
     await sql`UPDATE scans SET make = 'Toyota' WHERE email = 'ravi@gmail.com'`.execute(t.db.kysely);
     await sql`DELETE FROM scans WHERE email = 'GMAIL.fan@yahoo.com'`.execute(t.db.kysely);
-    await insertScan(t.db, { email: 'Zoë.gmail@gmail.com', make: 'Toyota' });
+    await insertScan(t.db, {
+      email: 'Zoë.gmail@gmail.com',
+      make: 'Toyota',
+      scan_start_time: '2025-02-10T08:00:00.000Z',
+    });
+    await sql`UPDATE scans SET scan_end_time = '2025-11-30T10:00:00.000Z' WHERE email = 'Meera@GMail.Com'`.execute(
+      t.db.kysely,
+    );
     await expectExact();
     await expectDomainsKept();
   });

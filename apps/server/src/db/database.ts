@@ -40,6 +40,7 @@ import { listPairsByAMigration } from './migrations/024_list_pairs_by_a.ts';
 import { valueTimeIndexesMigration } from './migrations/025_value_time_indexes.ts';
 import { listValuesSearchMigration } from './migrations/026_list_values_search.ts';
 import { listEmailDomainsMigration } from './migrations/027_list_email_domains.ts';
+import { listEndDayDomainsMigration } from './migrations/028_list_end_day_domains.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -241,6 +242,7 @@ export async function migrate(db: Db): Promise<void> {
     '025_value_time_indexes': valueTimeIndexesMigration(db.dialect),
     '026_list_values_search': listValuesSearchMigration(db.dialect),
     '027_list_email_domains': listEmailDomainsMigration(db.dialect),
+    '028_list_end_day_domains': listEndDayDomainsMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

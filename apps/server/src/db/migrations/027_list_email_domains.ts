@@ -43,14 +43,14 @@ function parts(dialect: Dialect) {
 
 /**
  * The columns of a counter row (over alias `r`) with the e-mail side replaced by its domain:
- * `list_totals` (col, val) or `list_pairs` (a, b, av, bv). Only one side of a pair is ever an
+ * `list_totals` (col, val), `list_end_days` (col, val, day) or `list_pairs` (a, b, av, bv). Only one side of a pair is ever an
  * e-mail (one e-mail column per table), and `email@` sorts where `email` did among the others.
  */
-function domainRow(dialect: Dialect, table: 'list_totals' | 'list_pairs', r: string) {
+function domainRow(dialect: Dialect, table: CounterTable, r: string) {
   const { at, domain } = parts(dialect);
-  if (table === 'list_totals')
+  if (table !== 'list_pairs')
     return {
-      key: `${r}.tbl, ${r}.col || '@', ${domain(`${r}.val`)}`,
+      key: `${r}.tbl, ${r}.col || '@', ${domain(`${r}.val`)}${table === 'list_end_days' ? `, ${r}.day` : ''}`,
       isAddress: `${r}.col IN (${emails}) AND ${at(`${r}.val`)} > 0`,
     };
   const side = (c: string, v: string) => ({
@@ -64,24 +64,35 @@ function domainRow(dialect: Dialect, table: 'list_totals' | 'list_pairs', r: str
   };
 }
 
-const COLUMNS = { list_totals: 'tbl, col, val', list_pairs: 'tbl, a, b, av, bv' } as const;
+/** The counter tables and their keys (028 adds 021's `list_end_days`, keyed by end day too). */
+const COLUMNS = {
+  list_totals: 'tbl, col, val',
+  list_pairs: 'tbl, a, b, av, bv',
+  list_end_days: 'tbl, col, val, day',
+} as const;
+type CounterTable = keyof typeof COLUMNS;
+
+/**
+ * The domain rows of `table`: the rows already there summed per domain (before the triggers,
+ * which would count them again), then the triggers that keep them.
+ */
+export async function keepDomains(db: Kysely<any>, dialect: Dialect, table: CounterTable) {
+  const keys = COLUMNS[table];
+  const { key, isAddress } = domainRow(dialect, table, 'r');
+  await sql
+    .raw(
+      `INSERT INTO ${table} (${keys}, n) SELECT ${key}, sum(r.n) FROM ${table} r WHERE ${isAddress} GROUP BY ${key}`,
+    )
+    .execute(db);
+  if (dialect === 'sqlite') await sqliteTriggers(db, table);
+  else await postgresTriggers(db, table);
+}
 
 export function listEmailDomainsMigration(dialect: Dialect) {
   return {
     async up(db: Kysely<any>) {
       const { local } = parts(dialect);
-      for (const table of ['list_totals', 'list_pairs'] as const) {
-        const keys = COLUMNS[table];
-        const { key, isAddress } = domainRow(dialect, table, 'r');
-        // The rows already there, before the triggers exist (they would count them again).
-        await sql
-          .raw(
-            `INSERT INTO ${table} (${keys}, n) SELECT ${key}, sum(r.n) FROM ${table} r WHERE ${isAddress} GROUP BY ${key}`,
-          )
-          .execute(db);
-        if (dialect === 'sqlite') await sqliteTriggers(db, table);
-        else await postgresTriggers(db, table);
-      }
+      for (const table of ['list_totals', 'list_pairs'] as const) await keepDomains(db, dialect, table);
       if (dialect === 'sqlite') {
         // A plain FTS5 table (it keeps its own copy of the local parts: they are no column of
         // list_totals for an external-content table to read), rowid = the address row's rowid.
@@ -122,7 +133,7 @@ export function listEmailDomainsMigration(dialect: Dialect) {
  * so the domain row's own insert does not fire this trigger again (and the update trigger's
  * condition is false for it).
  */
-async function sqliteTriggers(db: Kysely<any>, table: 'list_totals' | 'list_pairs') {
+async function sqliteTriggers(db: Kysely<any>, table: CounterTable) {
   const keys = COLUMNS[table];
   const add = (alias: 'new' | 'old', delta: string) => {
     const { key } = domainRow('sqlite', table, alias);
@@ -160,7 +171,7 @@ async function sqliteTriggers(db: Kysely<any>, table: 'list_totals' | 'list_pair
  * trigger fires even for no rows. An update is its rows' change of n (an update of `months`
  * only, 007's, adds nothing); counter rows never change their key.
  */
-async function postgresTriggers(db: Kysely<any>, table: 'list_totals' | 'list_pairs') {
+async function postgresTriggers(db: Kysely<any>, table: CounterTable) {
   const keys = COLUMNS[table];
   const fn = `${table}_domains`;
   const { key: newKey, isAddress: newAddress } = domainRow('postgres', table, 'r');

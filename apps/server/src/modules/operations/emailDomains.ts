@@ -111,3 +111,30 @@ export async function containingPairTotal(
   ]);
   return domains + locals;
 }
+
+/**
+ * The rows of `table` with `fragment` in `column` ending in a month before `month` ('YYYY-MM'),
+ * from 021's end months (`list_end_days`, e-mails per end month): the domains' months plus the
+ * local-only addresses' months (028).
+ */
+export async function containingEndedBefore(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: CountedTableName,
+  column: string,
+  fragment: string,
+  month: string,
+): Promise<number> {
+  const [domains, locals] = await Promise.all([
+    sumOf(
+      db,
+      sql`SELECT coalesce(sum(n), 0) AS n FROM list_end_days WHERE tbl = ${table} AND col = ${domainColumn(column)} AND val ${like(dialect)} ${likePattern(fragment)} ESCAPE '\\' AND day < ${month}`,
+    ),
+    sumOf(
+      db,
+      sql`SELECT coalesce(sum(e.n), 0) AS n FROM (${localOnlyValues(dialect, table, column, fragment, sql`t.val`)}) h
+        JOIN list_end_days e ON e.tbl = ${table} AND e.col = ${column} AND e.val = h.val AND e.day < ${month}`,
+    ),
+  ]);
+  return domains + locals;
+}

@@ -18,6 +18,7 @@ import {
   valueList,
   WALK_SHARE,
 } from './countPlan.ts';
+import { containingEndedBefore, splitsAtDomain } from './emailDomains.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 
 /**
@@ -156,14 +157,21 @@ export function endPlan<Q extends object>(
     // and the model: the rows ending by `to`, each tested there.
     if (other.match === 'contains' && (await matchesTooMany(db, dialect, table, other, value))) {
       const test = rowTest(column, value, dialect);
-      const [[counted], tableRows] = await Promise.all([
+      // An e-mail fragment without '@': the months before to's from its domains' and local-only
+      // addresses' end months (028), and to's month up to `to` from the end-time index (a month
+      // of it, not every row ending by `to`: 0.1–0.17 s at a million scans).
+      const byDomains = splitsAtDomain(column, value);
+      const [before, [counted], tableRows] = await Promise.all([
+        byDomains
+          ? containingEndedBefore(db, dialect, table, column, String(value), bucket)
+          : Promise.resolve(0),
         rows<{ n: unknown }>(
           db,
-          sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${end} <= ${to} AND ${test}`,
+          sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${byDomains ? sql`${end} >= ${bucket} AND ` : sql``}${end} <= ${to} AND ${test}`,
         ),
         all(),
       ]);
-      const total = Number(counted?.n ?? 0);
+      const total = before + Number(counted?.n ?? 0);
       return {
         total,
         walk: total >= WALK_SHARE * tableRows,
