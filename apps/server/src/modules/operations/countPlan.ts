@@ -268,8 +268,12 @@ export function plan(
       let values: Counted[];
       let all: number;
       if (contains) {
-        // At most one value more than are worth listing: a frequent fragment stops there and is
-        // summed by the database instead (manyValues); a rare one is read whole, as before.
+        // A frequent fragment is summed by the database instead (manyValues), told by counting at
+        // most one value more than are worth listing, without their months ('joshi' among a
+        // million app users: 6 ms, where reading 5,001 values with their months took 27); a
+        // rare one is read whole, as before.
+        if (await matchesTooMany(db, dialect, table, rule, value))
+          return manyValues(db, dialect, table, column, value);
         values = await rows<Counted>(
           db,
           containingValues(dialect, table, column, value, selected, MAX_PAIR_VALUES + 1),
