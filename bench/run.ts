@@ -5,6 +5,7 @@ import { benchImport } from './import.ts';
 import { benchFilterPairs, benchLists } from './lists.ts';
 import { benchOperations, operationsDatabases } from './operations.ts';
 import { benchOverview, overviewDatabases } from './overview.ts';
+import { benchScale } from './scale.ts';
 import { benchSoak } from './soak.ts';
 import { benchSortAll, benchSortWrites } from './sort.ts';
 import { benchWebVitals } from './webVitals.ts';
@@ -21,6 +22,10 @@ console.log('== operations lists at 1,000,000 rows (BENCH_OPS_PG for PostgreSQL)
 await benchOperations();
 console.log('== every pair of the scans list filters at 1,000,000 rows, pages 1 and 100 (same databases)');
 for (const url of operationsDatabases()) await benchFilterPairs(url, ['ScanDetail']);
+console.log(
+  '== the scans list at 1,000,000 and 3,000,000 rows (BENCH_SCALE_1M / _3M; seeding 3M takes 30+ min)',
+);
+await benchScale();
 console.log('== sort by any column at 1,000,000 rows, and what its indexes cost a write');
 await benchSortAll();
 await benchSortWrites();
