@@ -208,6 +208,13 @@ export async function rebuildDerived(ctx: SeedContext, tables: readonly BulkTabl
             `INSERT INTO list_end_days (tbl, col, val, day, n) SELECT '${table}', '${c}', ${text(c)}, ${bucket}, count(*) FROM bulk_rows x WHERE x.${q(c)} IS NOT NULL AND x.${q(end)} IS NOT NULL GROUP BY 3, 4`,
           );
     await rebuildEmailDomains(ctx, table);
+    // 029: each e-mail domain's rows per day of the time column.
+    const email = counted.find((c) => c === 'email' || c === 'user_email');
+    if (email)
+      await exec(
+        ctx,
+        `INSERT INTO list_days (tbl, col, val, day, n) SELECT '${table}', '${email}@', substr(x.${q(email)}, ${pg ? 'strpos' : 'instr'}(x.${q(email)}, '@') + 1), ${day}, count(*) FROM bulk_rows x WHERE ${pg ? 'strpos' : 'instr'}(x.${q(email)}, '@') > 0 GROUP BY 3, 4`,
+      );
 
     if (table === 'scans') await rebuildOverview(ctx);
     await exec(ctx, 'DROP TABLE bulk_rows');

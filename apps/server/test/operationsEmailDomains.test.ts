@@ -1,13 +1,15 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  containingDays,
   containingEndedBefore,
   containingPairTotal,
   containingTotal,
   splitsAtDomain,
 } from '../src/modules/operations/emailDomains.ts';
-import { createTestApp, DIALECTS, type TestContext } from './helpers.ts';
+import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
 import { insertActuationRun, insertScan } from './operationsFactories.ts';
+import { expectScanPages } from './scanPages.ts';
 
 /*
  * Migrations 027 and 028: an e-mail fragment without '@' is totalled from the domains' counters plus the
@@ -84,7 +86,7 @@ describe.each(DIALECTS)('e-mail totals from domains and local parts, on %s', (di
   async function expectExact() {
     for (const fragment of fragments) {
       expect(splitsAtDomain('email', fragment), fragment).toBe(true);
-      expect(await containingTotal(t.db.kysely, dialect, 'scans', 'email', fragment), fragment).toBe(
+      expect((await containingTotal(t.db.kysely, dialect, 'scans', 'email', fragment)).total, fragment).toBe(
         await expected(fragment),
       );
       // 'email' < 'make': the e-mail is a pair's `a`.
@@ -109,6 +111,46 @@ describe.each(DIALECTS)('e-mail totals from domains and local parts, on %s', (di
           await containingEndedBefore(t.db.kysely, dialect, 'scans', 'email', fragment, month),
           `${fragment} ended before ${month}`,
         ).toBe(await endedBefore(fragment, month));
+    // Rows per start day (029's domain days and the local-only addresses' rows).
+    for (const fragment of fragments) {
+      const { rows: perDay } = await sql<{ day: string; n: unknown }>`
+        SELECT substr(scan_start_time, 1, 10) AS day, count(*) AS n FROM scans
+        WHERE email ${like()} ${`%${fragment}%`} AND scan_start_time >= '2025-05-01' GROUP BY 1`.execute(
+        t.db.kysely,
+      );
+      const days = await containingDays(
+        t.db.kysely,
+        dialect,
+        'scans',
+        'email',
+        'scan_start_time',
+        fragment,
+        '2025-05-01',
+      );
+      expect(
+        new Map([...(days ?? new Map<string, number>())].filter(([, n]) => n !== 0)),
+        `${fragment} per day`,
+      ).toEqual(new Map(perDay.map((r) => [r.day, Number(r.n)])));
+    }
+    // With a start bound, over HTTP: every page, in order, with its total (startPlan.ts emailSince).
+    const headers = (await signedIn(t.db)).headers;
+    for (const fragment of ['gmail', 'mail', 'fan', 'ämple'])
+      for (const from of [
+        '2025-03-05T00:00:00.000Z',
+        '2025-06-05T00:00:01.000Z',
+        '2025-09-01T00:00:00.000Z',
+      ]) {
+        const { rows: ids } = await sql<{ id: number }>`
+          SELECT id FROM scans WHERE email ${like()} ${`%${fragment}%`} AND scan_start_time >= ${from}
+          ORDER BY scan_start_time DESC, id DESC`.execute(t.db.kysely);
+        await expectScanPages(
+          t.app,
+          headers,
+          `email=${encodeURIComponent(fragment)}&scan_start_time=${encodeURIComponent(from)}`,
+          ids.map((r) => Number(r.id)),
+          [2, 30],
+        );
+      }
     // The e-mail as a pair's `b` (country_id < email).
     const { rows } = await sql<{
       n: unknown;

@@ -41,6 +41,7 @@ import { valueTimeIndexesMigration } from './migrations/025_value_time_indexes.t
 import { listValuesSearchMigration } from './migrations/026_list_values_search.ts';
 import { listEmailDomainsMigration } from './migrations/027_list_email_domains.ts';
 import { listEndDayDomainsMigration } from './migrations/028_list_end_day_domains.ts';
+import { listEmailDomainDaysMigration } from './migrations/029_list_email_domain_days.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -243,6 +244,7 @@ export async function migrate(db: Db): Promise<void> {
     '026_list_values_search': listValuesSearchMigration(db.dialect),
     '027_list_email_domains': listEmailDomainsMigration(db.dialect),
     '028_list_end_day_domains': listEndDayDomainsMigration(db.dialect),
+    '029_list_email_domain_days': listEmailDomainDaysMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

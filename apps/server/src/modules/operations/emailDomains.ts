@@ -59,24 +59,84 @@ async function sumOf(db: Kysely<Database>, query: RawBuilder<unknown>): Promise<
   return Number((rows[0] as { n?: unknown } | undefined)?.n ?? 0);
 }
 
+/** Local-only addresses whose rows per day are counted from the rows (else: no days). */
+export const MAX_LOCAL_ADDRESSES = 200;
+
 const like = (dialect: Dialect) => (dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`);
 
-/** The rows of `table` whose `column` contains `fragment` (see `splitsAtDomain`). */
+/**
+ * The rows of `table` whose `column` contains `fragment` (see `splitsAtDomain`), and how many
+ * addresses hold it in their local part alone.
+ */
 export async function containingTotal(
   db: Kysely<Database>,
   dialect: Dialect,
   table: CountedTableName,
   column: string,
   fragment: string,
-): Promise<number> {
-  const [domains, locals] = await Promise.all([
+): Promise<{ total: number; localAddresses: number }> {
+  const [domains, { rows: locals }] = await Promise.all([
     sumOf(
       db,
       sql`SELECT coalesce(sum(n), 0) AS n FROM list_totals WHERE tbl = ${table} AND col = ${domainColumn(column)} AND val ${like(dialect)} ${likePattern(fragment)} ESCAPE '\\'`,
     ),
-    sumOf(db, localOnlyValues(dialect, table, column, fragment, sql`coalesce(sum(t.n), 0) AS n`)),
+    localOnlyValues(
+      dialect,
+      table,
+      column,
+      fragment,
+      sql`coalesce(sum(t.n), 0) AS n, count(*) AS addresses`,
+    ).execute(db),
   ]);
-  return domains + locals;
+  const found = locals[0] as { n?: unknown; addresses?: unknown } | undefined;
+  return { total: domains + Number(found?.n ?? 0), localAddresses: Number(found?.addresses ?? 0) };
+}
+
+/**
+ * The rows of `table` with `fragment` in `column` per day of its time column `order` (from
+ * `fromDay` on, when given): the domains' days (migration 029) plus the local-only addresses'
+ * rows, counted through the column's index. Undefined when more than MAX_LOCAL_ADDRESSES
+ * addresses hold the fragment in their local part alone ('joshi': ~20,000).
+ */
+export async function containingDays(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: CountedTableName,
+  column: string,
+  order: string,
+  fragment: string,
+  fromDay?: string,
+): Promise<Map<string, number> | undefined> {
+  const { rows: found } = await sql<{
+    val: string;
+  }>`SELECT val FROM (${localOnlyValues(dialect, table, column, fragment, sql`t.val`)}) l LIMIT ${MAX_LOCAL_ADDRESSES + 1}`.execute(
+    db,
+  );
+  if (found.length > MAX_LOCAL_ADDRESSES) return undefined;
+  const vals = found.map((r) => r.val);
+  const since = (ref: RawBuilder<unknown>) =>
+    fromDay === undefined ? sql`` : sql` AND ${ref} >= ${fromDay}`;
+  const [domains, locals] = await Promise.all([
+    sql<{
+      day: string;
+      n: unknown;
+    }>`SELECT day, sum(n) AS n FROM list_days WHERE tbl = ${table} AND col = ${domainColumn(column)} AND val ${like(dialect)} ${likePattern(fragment)} ESCAPE '\\'${since(sql.ref('day'))} GROUP BY day`.execute(
+      db,
+    ),
+    vals.length === 0
+      ? { rows: [] }
+      : // The addresses found by LIKE / ILIKE include every ASCII case variant of each other, so
+        // SQLite's NOCASE index (001's, on both e-mail columns) selects exactly their rows.
+        sql<{
+          day: string;
+          n: unknown;
+        }>`SELECT substr(${sql.ref(order)}, 1, 10) AS day, count(*) AS n FROM ${sql.table(table)}
+          WHERE ${dialect === 'postgres' ? sql`${sql.ref(column)} = ANY(${vals})` : sql`${sql.ref(column)} COLLATE NOCASE IN (${sql.join(vals)})`}${since(sql.ref(order))}
+          GROUP BY substr(${sql.ref(order)}, 1, 10)`.execute(db),
+  ]);
+  const days = new Map<string, number>();
+  for (const r of [...domains.rows, ...locals.rows]) days.set(r.day, (days.get(r.day) ?? 0) + Number(r.n));
+  return days;
 }
 
 /**

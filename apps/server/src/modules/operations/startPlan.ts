@@ -4,15 +4,18 @@ import type { Database } from '../../db/schema.ts';
 import { activeRules, type FilterRule, type FilterRules } from '../../lib/filters.ts';
 import { likePattern } from '../../lib/sql.ts';
 import {
+  containingValues,
   type Filters,
   type Plan,
   rows,
+  rowTest,
   sumOf,
   toMap,
   valueCounts,
   valueList,
   WALK_SHARE,
 } from './countPlan.ts';
+import { containingDays, splitsAtDomain } from './emailDomains.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 
 /** Sum day counts over at most this many matching values (else: a count over the rows). */
@@ -51,13 +54,15 @@ export function startPlan<Q extends object>(
     [string, FilterRule],
   ];
   const column = other.column;
-  if (other.match !== 'contains' || !(spec.byDay as readonly string[]).includes(column)) return undefined;
   const from = String((query as Filters)[startParam]);
   const fromDay = from.slice(0, 10);
   const value = String((query as Filters)[otherParam]);
   const ref = sql.ref(column);
   const order = sql.ref(spec.order);
   const postgres = dialect === 'postgres';
+  if (other.match === 'contains' && splitsAtDomain(column, value))
+    return emailSince(db, dialect, table, column, value, from);
+  if (other.match !== 'contains' || !(spec.byDay as readonly string[]).includes(column)) return undefined;
   return async () => {
     const found = await valueCounts(db, table, [
       {
@@ -109,5 +114,74 @@ export function startPlan<Q extends object>(
     }
     // One value walks its own (value, time) index from the day bound: it reads only its rows.
     return { total, walk: vals.length === 1 || total >= WALK_SHARE * all, days: async () => map, where };
+  };
+}
+
+/**
+ * An e-mail fragment without '@' since `from` ('gmail' since March: 74,000 of a million scans,
+ * counted over every row since `from` before: 80 ms on SQLite, 180 ms on PostgreSQL): its rows
+ * per day after from's day from its domains' days and its few local-only addresses
+ * (`containingDays`, migration 029), its rows of from's own day from `from` on counted in the
+ * time-order index (one day of it). More local-only addresses than are worth counting ('joshi')
+ * are counted over the rows, as before. Walked in time order when frequent enough (the fragment
+ * tested on the index entries, which hold the e-mail); otherwise read through the fragment's
+ * values and sorted.
+ */
+function emailSince(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: CountedTableName,
+  column: string,
+  value: string,
+  from: string,
+): () => Promise<Plan & { where: (walk: boolean) => Expression<SqlBool> }> {
+  const order = sql.ref(COUNTED_LISTS[table].counted.order);
+  const fromDay = from.slice(0, 10);
+  const since = sql<SqlBool>`${order} >= ${from}`;
+  const test = rowTest(column, value, dialect);
+  return async () => {
+    const [days, [rowsSince]] = await Promise.all([
+      containingDays(db, dialect, table, column, COUNTED_LISTS[table].counted.order, value, fromDay),
+      rows<{ n: unknown }>(
+        db,
+        sql`SELECT sum(n) AS n FROM list_days WHERE tbl = ${table} AND col = '' AND val = '' AND day >= ${fromDay}`,
+      ),
+    ]);
+    let total: number;
+    let map: Map<string, number> | undefined;
+    if (days) {
+      const later = [...days].filter(([day]) => day > fromDay);
+      // From's own day from `from` on: up to the next day holding a match (none between).
+      const next = later.map(([day]) => day).sort()[0];
+      const [edge] = await rows<{ n: unknown }>(
+        db,
+        sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${since}${next ? sql` AND ${order} < ${next}` : sql``} AND ${test}`,
+      );
+      map = new Map(later);
+      if (Number(edge?.n ?? 0) > 0) map.set(fromDay, Number(edge?.n));
+      total = [...map.values()].reduce((s, n) => s + n, 0);
+    } else {
+      const [counted] = await rows<{ n: unknown }>(
+        db,
+        sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${since} AND ${rowTest(column, value, dialect)}`,
+      );
+      total = Number(counted?.n ?? 0);
+    }
+    const walk = total >= WALK_SHARE * Number(rowsSince?.n ?? 0);
+    // Few matches: found through the fragment's values (SQLite: the NOCASE index of the counted
+    // values, as one filter reads them; PostgreSQL: the trigram index) and sorted.
+    const values = containingValues(dialect, table, column, value, sql`t.val`);
+    const found =
+      dialect === 'postgres'
+        ? sql<SqlBool>`${sql.ref(column)} ILIKE ${likePattern(value)} ESCAPE '\\'`
+        : sql<SqlBool>`${sql.ref(column)} COLLATE NOCASE IN (${values})`;
+    return {
+      total,
+      walk,
+      ...(map ? { days: async () => map } : {}),
+      ...(dialect === 'sqlite' ? { sorts: true } : {}),
+      where: (walking: boolean) =>
+        walking ? sql<SqlBool>`(${test} AND ${since})` : sql<SqlBool>`(${found} AND ${since})`,
+    };
   };
 }
