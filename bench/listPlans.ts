@@ -9,7 +9,8 @@
  *   node --import tsx bench/listPlans.ts <file.sqlite | postgres://…> [part of the URL] [runs, default 3]
  *
  * A second argument starting with `?` is one query string to run instead of the pairs
- * (`'?email=gmail&sort=model&order=asc&page=100'`): single filters, sorts, triples.
+ * (`'?email=gmail&sort=model&order=asc&page=100'`): single filters, sorts, triples; `sorts` runs
+ * every scans-list case of `bench/sort.ts` (statements shown for those over 100 ms) and lists them.
  *
  * SQLite opened read-only (the 1,000,000-row bench database of bench/operations.ts); PostgreSQL
  * through a pool as the server has one (statements of a request may run on two connections).
@@ -21,6 +22,7 @@ import pg from 'pg';
 import type { Database } from '../apps/server/src/db/schema.ts';
 import { listScans } from '../apps/server/src/modules/operations/repository.ts';
 import { filterPairUrls } from './lists.ts';
+import { sortCases } from './sort.ts';
 
 const [file, only = '', runsArg = '3'] = process.argv.slice(2);
 if (!file)
@@ -50,9 +52,12 @@ const db = new Kysely<Database>({
 
 const shorten = (text: string) => (text.length > 900 ? `${text.slice(0, 900)}…(${text.length})` : text);
 
-const urls = only.startsWith('?') ? [`/api/ScanDetail${only}`] : await filterPairUrls();
+const sweep = only === 'sorts';
+const urls = only.startsWith('?') ? [`/api/ScanDetail${only}`] : sweep ? sortCases() : await filterPairUrls();
+const slow: string[] = [];
 for (const url of urls) {
-  if (!url.startsWith('/api/ScanDetail?') || (only && !only.startsWith('?') && !url.includes(only))) continue;
+  if (!url.startsWith('/api/ScanDetail?') || (only && !sweep && !only.startsWith('?') && !url.includes(only)))
+    continue;
   const query = scanQuerySchema.parse(Object.fromEntries(new URLSearchParams(url.split('?')[1])));
   let best = Number.POSITIVE_INFINITY;
   let bestStatements: Statement[] = [];
@@ -68,7 +73,10 @@ for (const url of urls) {
       bestStatements = statements;
     }
   }
-  console.log(`\n### ${url} total ${total} best ${best.toFixed(1)} ms`);
+  console.log(`${sweep ? '' : '\n'}### ${url} total ${total} best ${best.toFixed(1)} ms`);
+  if (best > 100) slow.push(`${best.toFixed(1).padStart(8)} ms ${url}`);
+  // The sweep shows the statements of the cases over 100 ms only.
+  if (sweep && best <= 100) continue;
   for (const statement of bestStatements) {
     const sql = statement.sql.replace(/\s+/g, ' ');
     console.log(
@@ -96,5 +104,6 @@ for (const url of urls) {
     }
   }
 }
+if (sweep) console.log(`\n${slow.length} cases over 100 ms:\n${slow.sort().reverse().join('\n')}`);
 await db.destroy();
 sqlite?.close();

@@ -11,7 +11,7 @@ import type { Dialect } from '../database.ts';
  *   last descending, as on SQLite); one index serves both directions, scanned forwards or back.
  * The list's own order (the time column descending) keeps its existing indexes.
  */
-const SORTED: Record<string, string[]> = {
+export const SORTED: Record<string, string[]> = {
   scans: [
     'email',
     'scan_start_time',

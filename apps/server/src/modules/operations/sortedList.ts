@@ -12,7 +12,7 @@ import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filte
 import type { Page } from '../../lib/list.ts';
 import { type ResolvedSort, sortModifiers } from '../../lib/sort.ts';
 import { containingValues, plan, singleFilter } from './countPlan.ts';
-import type { CountedTableName } from './lists.ts';
+import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 import { twoFilterPlan } from './twoFilters.ts';
 
 /**
@@ -122,6 +122,33 @@ function onSortedColumn(filter: ReturnType<typeof singleFilter>, sort: ResolvedS
   );
 }
 
+/**
+ * A contains filter on the sorted column itself matching one counted value ('toyota' sorted by
+ * make: 'Toyota'): that value, whose rows are one range of the sorted column's index. Walking the
+ * index testing the fragment met them only past every other make (0.2–0.3 s at a million scans).
+ * Columns of few values only (counted per day), whose values are read from their counters.
+ */
+async function oneValueOfSortedColumn(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: CountedTableName,
+  filter: ReturnType<typeof singleFilter>,
+  sort: ResolvedSort,
+): Promise<string | undefined> {
+  if (filter?.rule.match !== 'contains' || filter.rule.column !== sort.column) return undefined;
+  if (!(COUNTED_LISTS[table].counted.byDay as readonly string[]).includes(sort.column)) return undefined;
+  const { rows } = await containingValues(
+    dialect,
+    table,
+    sort.column,
+    filter.value,
+    sql`t.val`,
+    2,
+    true,
+  ).execute(db);
+  return rows.length === 1 ? (rows[0] as { val: string }).val : undefined;
+}
+
 /** One page of `table` under `rules` in the order `sort`, then the id in the same direction. */
 export async function sortedPage<T extends CountedTableName, Q extends Query, R>(
   db: Kysely<Database>,
@@ -161,11 +188,18 @@ export async function sortedPage<T extends CountedTableName, Q extends Query, R>
 
   // Kysely writes an embedded query in parentheses: `AS MATERIALIZED (select …)`.
   let idsIn: ((eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>) | undefined;
-  if (filter === null || onSortedColumn(filter, sort)) {
+  const sortedValue = await oneValueOfSortedColumn(db, dialect, table, filter, sort);
+  if (filter === null || onSortedColumn(filter, sort) || sortedValue !== undefined) {
     // No filter, or one that bounds the sorted column itself (country 91 by country, an end
-    // bound by end time): the sorted column's index holds the matches as one range, in order.
-    // Skipped rows are stepped over in the sorted column's index (ids only), then the page's rows read.
-    const bounded = filter === null ? base() : base().where(ruleWhere);
+    // bound by end time, 'toyota' by make): the sorted column's index holds the matches as one
+    // range, in order. Skipped rows are stepped over in the sorted column's index (ids only),
+    // then the page's rows read.
+    const bounded =
+      filter === null
+        ? base()
+        : sortedValue !== undefined
+          ? base().where(sql<SqlBool>`${sql.ref(sort.column)} = ${sortedValue}`)
+          : base().where(ruleWhere);
     const ids = ordered(bounded.select(sql.ref<number>('id').as('id')))
       .limit(query.limit)
       .offset(offset);
