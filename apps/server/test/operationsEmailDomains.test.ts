@@ -8,7 +8,7 @@ import {
   splitsAtDomain,
 } from '../src/modules/operations/emailDomains.ts';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
-import { insertActuationRun, insertScan } from './operationsFactories.ts';
+import { insertActuationRun, insertScan, scanValues } from './operationsFactories.ts';
 import { expectScanPages } from './scanPages.ts';
 
 /*
@@ -65,24 +65,14 @@ describe.each(DIALECTS)('e-mail totals from domains and local parts, on %s', (di
       await t.db.kysely
         .insertInto('scans')
         .values(
-          Array.from({ length: 100 }, (_, k) => ({
-            email: `filler${from + k}@example.net`,
-            app_user_id: null,
-            scan_start_time: new Date(Date.UTC(2025, (from + k) % 12, 6, k % 24)).toISOString(),
-            scan_end_time: null,
-            make: 'Honda',
-            model: 'Civic',
-            license_plate: null,
-            vin: `FILLER${from + k}`,
-            scan_ended: 0,
-            country_id: 91,
-            function: 'Full Scan',
-            type: 'OBD',
-            app_version: '3.4.1',
-            pdf_report: null,
-            scan_res_array: '[]',
-            decoded_array: '[]',
-          })),
+          Array.from({ length: 100 }, (_, k) =>
+            scanValues({
+              email: `filler${from + k}@example.net`,
+              scan_start_time: new Date(Date.UTC(2025, (from + k) % 12, 6, k % 24)).toISOString(),
+              scan_end_time: null,
+              license_plate: null,
+            }),
+          ),
         )
         .execute();
   }, 120_000);

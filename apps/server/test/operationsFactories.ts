@@ -58,30 +58,35 @@ export interface ScanInput {
   decoded_array?: unknown[];
 }
 
-export async function insertScan(db: Db, s: ScanInput = {}) {
+/** The row `insertScan` writes, for a test that inserts many in one statement. */
+export function scanValues(s: ScanInput = {}) {
   const n = next();
   const start = s.scan_start_time ?? new Date(Date.UTC(2025, 0, 1) + n * 3600_000).toISOString();
+  return {
+    email: s.email ?? `driver${n}@example.com`,
+    app_user_id: null,
+    scan_start_time: start,
+    scan_end_time:
+      s.scan_end_time === undefined ? new Date(Date.parse(start) + 600_000).toISOString() : s.scan_end_time,
+    make: s.make ?? 'Honda',
+    model: s.model === undefined ? 'Civic' : s.model,
+    license_plate: s.license_plate === undefined ? `MH12AB${1000 + n}` : s.license_plate,
+    vin: `1HGCM82633A${String(100000 + n)}`,
+    scan_ended: s.scan_end_time === null ? 0 : 1,
+    country_id: s.country_id === undefined ? 91 : s.country_id,
+    function: 'Full Scan',
+    type: s.type === undefined ? 'OBD' : s.type,
+    app_version: s.app_version === undefined ? '3.4.1' : s.app_version,
+    pdf_report: s.pdf_report ?? null,
+    scan_res_array: JSON.stringify(s.scan_res_array ?? []),
+    decoded_array: JSON.stringify(s.decoded_array ?? []),
+  };
+}
+
+export async function insertScan(db: Db, s: ScanInput = {}) {
   const row = await db.kysely
     .insertInto('scans')
-    .values({
-      email: s.email ?? `driver${n}@example.com`,
-      app_user_id: null,
-      scan_start_time: start,
-      scan_end_time:
-        s.scan_end_time === undefined ? new Date(Date.parse(start) + 600_000).toISOString() : s.scan_end_time,
-      make: s.make ?? 'Honda',
-      model: s.model === undefined ? 'Civic' : s.model,
-      license_plate: s.license_plate === undefined ? `MH12AB${1000 + n}` : s.license_plate,
-      vin: `1HGCM82633A${String(100000 + n)}`,
-      scan_ended: s.scan_end_time === null ? 0 : 1,
-      country_id: s.country_id === undefined ? 91 : s.country_id,
-      function: 'Full Scan',
-      type: s.type === undefined ? 'OBD' : s.type,
-      app_version: s.app_version === undefined ? '3.4.1' : s.app_version,
-      pdf_report: s.pdf_report ?? null,
-      scan_res_array: JSON.stringify(s.scan_res_array ?? []),
-      decoded_array: JSON.stringify(s.decoded_array ?? []),
-    })
+    .values(scanValues(s))
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
