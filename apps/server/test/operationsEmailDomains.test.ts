@@ -252,6 +252,30 @@ describe.each(DIALECTS)('e-mail totals from domains and local parts, on %s', (di
     await expectDomainsKept();
   });
 
+  it('keeps them exact when several writers insert, update and delete at once', async () => {
+    // PostgreSQL: each transaction on its own pooled connection, so their counter and domain
+    // upserts (004's, then 027–029's) interleave; a lock taken out of order would deadlock here.
+    await Promise.all(
+      Array.from({ length: 8 }, (_, w) =>
+        t.db.kysely.transaction().execute(async (trx) => {
+          for (let k = 0; k < 4; k++)
+            await trx
+              .insertInto('scans')
+              .values(
+                scanValues({ email: `w${w}.${k}@${k % 2 ? 'yahoo.com' : 'gmail.com'}`, make: makes[k % 2] }),
+              )
+              .execute();
+          await sql`UPDATE scans SET email = ${`moved.gmail${w}@outlook.com`} WHERE email = ${`w${w}.0@gmail.com`}`.execute(
+            trx,
+          );
+          await sql`DELETE FROM scans WHERE email = ${`w${w}.1@yahoo.com`}`.execute(trx);
+        }),
+      ),
+    );
+    await expectExact();
+    await expectDomainsKept();
+  });
+
   it('leaves fragments with an @ or too short for the trigram index to the address counters', () => {
     expect(splitsAtDomain('email', 'a@gmail')).toBe(false);
     expect(splitsAtDomain('email', 'gm')).toBe(false);
