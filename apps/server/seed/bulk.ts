@@ -208,13 +208,21 @@ export async function rebuildDerived(ctx: SeedContext, tables: readonly BulkTabl
             `INSERT INTO list_end_days (tbl, col, val, day, n) SELECT '${table}', '${c}', ${text(c)}, ${bucket}, count(*) FROM bulk_rows x WHERE x.${q(c)} IS NOT NULL AND x.${q(end)} IS NOT NULL GROUP BY 3, 4`,
           );
     await rebuildEmailDomains(ctx, table);
-    // 029: each e-mail domain's rows per day of the time column.
+    // 029: each e-mail domain's rows per day of the time column; 031: per day of the end time.
     const email = counted.find((c) => c === 'email' || c === 'user_email');
-    if (email)
+    if (email) {
+      const at = `${pg ? 'strpos' : 'instr'}(x.${q(email)}, '@')`;
+      const domain = `substr(x.${q(email)}, ${at} + 1)`;
       await exec(
         ctx,
-        `INSERT INTO list_days (tbl, col, val, day, n) SELECT '${table}', '${email}@', substr(x.${q(email)}, ${pg ? 'strpos' : 'instr'}(x.${q(email)}, '@') + 1), ${day}, count(*) FROM bulk_rows x WHERE ${pg ? 'strpos' : 'instr'}(x.${q(email)}, '@') > 0 GROUP BY 3, 4`,
+        `INSERT INTO list_days (tbl, col, val, day, n) SELECT '${table}', '${email}@', ${domain}, ${day}, count(*) FROM bulk_rows x WHERE ${at} > 0 GROUP BY 3, 4`,
       );
+      if (end)
+        await exec(
+          ctx,
+          `INSERT INTO list_end_days (tbl, col, val, day, n) SELECT '${table}', '${email}@day', ${domain}, ${dayOf(`x.${q(end)}`)}, count(*) FROM bulk_rows x WHERE ${at} > 0 AND x.${q(end)} IS NOT NULL GROUP BY 3, 4`,
+        );
+    }
 
     if (table === 'scans') await rebuildOverview(ctx);
     await exec(ctx, 'DROP TABLE bulk_rows');

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   containingDays,
   containingEndedBefore,
+  containingEndedBeforeDay,
   containingPairTotal,
   containingTotal,
   splitsAtDomain,
@@ -127,6 +128,24 @@ describe.each(DIALECTS)('e-mail totals from domains and local parts, on %s', (di
           await containingEndedBefore(t.db.kysely, dialect, 'scans', 'email', fragment, month),
           `${fragment} ended before ${month}`,
         ).toBe(await endedBefore(fragment, month));
+    // Ending on a day before a given one (031's domain end days and the local-only addresses' rows).
+    for (const fragment of fragments)
+      for (const day of ['2025-04-05', '2025-09-06', '2026-01-01']) {
+        const { rows: ended } = await sql<{ n: unknown }>`SELECT count(*) AS n FROM scans
+          WHERE email ${like()} ${`%${fragment}%`} AND scan_end_time < ${day}`.execute(t.db.kysely);
+        expect(
+          await containingEndedBeforeDay(
+            t.db.kysely,
+            dialect,
+            'scans',
+            'email',
+            'scan_end_time',
+            fragment,
+            day,
+          ),
+          `${fragment} ended before ${day}`,
+        ).toBe(Number(ended[0]?.n));
+      }
     // Rows per start day (029's domain days and the local-only addresses' rows).
     for (const fragment of fragments) {
       const { rows: perDay } = await sql<{ day: string; n: unknown }>`

@@ -43,6 +43,7 @@ import { listEmailDomainsMigration } from './migrations/027_list_email_domains.t
 import { listEndDayDomainsMigration } from './migrations/028_list_end_day_domains.ts';
 import { listEmailDomainDaysMigration } from './migrations/029_list_email_domain_days.ts';
 import { soleSortIndexesMigration } from './migrations/030_sole_sort_indexes.ts';
+import { listEmailDomainEndDaysMigration } from './migrations/031_list_email_domain_end_days.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -247,6 +248,7 @@ export async function migrate(db: Db): Promise<void> {
     '028_list_end_day_domains': listEndDayDomainsMigration(db.dialect),
     '029_list_email_domain_days': listEmailDomainDaysMigration(db.dialect),
     '030_sole_sort_indexes': soleSortIndexesMigration(db.dialect),
+    '031_list_email_domain_end_days': listEmailDomainEndDaysMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

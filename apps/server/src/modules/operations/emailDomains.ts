@@ -93,6 +93,17 @@ export async function containingTotal(
 }
 
 /**
+ * The rows whose `column` is one of `vals`, addresses found by LIKE / ILIKE: they include every
+ * ASCII case variant of each other, so SQLite's NOCASE index (001's, on both e-mail columns)
+ * selects exactly their rows.
+ */
+function addressesAre(dialect: Dialect, column: string, vals: readonly string[]) {
+  return dialect === 'postgres'
+    ? sql`${sql.ref(column)} = ANY(${vals})`
+    : sql`${sql.ref(column)} COLLATE NOCASE IN (${sql.join(vals)})`;
+}
+
+/**
  * The rows of `table` with `fragment` in `column` per day of its time column `order` (from
  * `fromDay` on, when given): the domains' days (migration 029) plus the local-only addresses'
  * rows, counted through the column's index. Undefined when more than MAX_LOCAL_ADDRESSES
@@ -125,13 +136,11 @@ export async function containingDays(
     ),
     vals.length === 0
       ? { rows: [] }
-      : // The addresses found by LIKE / ILIKE include every ASCII case variant of each other, so
-        // SQLite's NOCASE index (001's, on both e-mail columns) selects exactly their rows.
-        sql<{
+      : sql<{
           day: string;
           n: unknown;
         }>`SELECT substr(${sql.ref(order)}, 1, 10) AS day, count(*) AS n FROM ${sql.table(table)}
-          WHERE ${dialect === 'postgres' ? sql`${sql.ref(column)} = ANY(${vals})` : sql`${sql.ref(column)} COLLATE NOCASE IN (${sql.join(vals)})`}${since(sql.ref(order))}
+          WHERE ${addressesAre(dialect, column, vals)}${since(sql.ref(order))}
           GROUP BY substr(${sql.ref(order)}, 1, 10)`.execute(db),
   ]);
   const days = new Map<string, number>();
@@ -195,6 +204,43 @@ export async function containingEndedBefore(
       sql`SELECT coalesce(sum(e.n), 0) AS n FROM (${localOnlyValues(dialect, table, column, fragment, sql`t.val`)}) h
         JOIN list_end_days e ON e.tbl = ${table} AND e.col = ${column} AND e.val = h.val AND e.day < ${month}`,
     ),
+  ]);
+  return domains + locals;
+}
+
+/**
+ * The rows of `table` with `fragment` in `column` ending on a day before `day` ('YYYY-MM-DD'):
+ * its domains' end days (migration 031) plus its local-only addresses' rows, counted through the
+ * column's index. Undefined when more than MAX_LOCAL_ADDRESSES addresses hold the fragment in their
+ * local part alone (then `containingEndedBefore` counts by month).
+ */
+export async function containingEndedBeforeDay(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: CountedTableName,
+  column: string,
+  end: string,
+  fragment: string,
+  day: string,
+): Promise<number | undefined> {
+  const { rows: found } = await sql<{
+    val: string;
+  }>`SELECT val FROM (${localOnlyValues(dialect, table, column, fragment, sql`t.val`)}) l LIMIT ${MAX_LOCAL_ADDRESSES + 1}`.execute(
+    db,
+  );
+  if (found.length > MAX_LOCAL_ADDRESSES) return undefined;
+  const vals = found.map((r) => r.val);
+  const [domains, locals] = await Promise.all([
+    sumOf(
+      db,
+      sql`SELECT coalesce(sum(n), 0) AS n FROM list_end_days WHERE tbl = ${table} AND col = ${`${column}@day`} AND val ${like(dialect)} ${likePattern(fragment)} ESCAPE '\\' AND day < ${day}`,
+    ),
+    vals.length === 0
+      ? 0
+      : sumOf(
+          db,
+          sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${addressesAre(dialect, column, vals)} AND ${sql.ref(end)} < ${day}`,
+        ),
   ]);
   return domains + locals;
 }
