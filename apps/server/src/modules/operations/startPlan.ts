@@ -163,7 +163,7 @@ function emailSince(
     } else {
       const [counted] = await rows<{ n: unknown }>(
         db,
-        sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${since} AND ${rowTest(column, value, dialect)}`,
+        sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${since} AND ${test}`,
       );
       total = Number(counted?.n ?? 0);
     }
