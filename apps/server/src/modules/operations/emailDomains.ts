@@ -7,7 +7,8 @@ import type { CountedTableName } from './lists.ts';
 
 /**
  * Exact totals of a contains filter on an e-mail column that matches a large part of the
- * addresses ('gmail': ~200,000 of ~600,000 at a million scans), from migration 027's counters.
+ * addresses ('gmail': ~200,000 of ~600,000 at a million scans), from the domain counters of
+ * migrations 027 (totals, pairs), 028 (end months), 029 (start days) and 031 (end days).
  * A fragment without '@' is in an address exactly when it is in the domain (after the first '@')
  * or in the local part (before it), so its rows are
  *   the domain counters whose domain contains it (a handful of rows), plus
