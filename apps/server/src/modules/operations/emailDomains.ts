@@ -94,6 +94,25 @@ export async function containingTotal(
 }
 
 /**
+ * The addresses holding `fragment` in their local part alone, if at most MAX_LOCAL_ADDRESSES
+ * (their rows are then counted through the column's index); undefined when more.
+ */
+async function fewLocalOnlyValues(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: CountedTableName,
+  column: string,
+  fragment: string,
+): Promise<string[] | undefined> {
+  const { rows } = await sql<{
+    val: string;
+  }>`SELECT val FROM (${localOnlyValues(dialect, table, column, fragment, sql`t.val`)}) l LIMIT ${MAX_LOCAL_ADDRESSES + 1}`.execute(
+    db,
+  );
+  return rows.length > MAX_LOCAL_ADDRESSES ? undefined : rows.map((r) => r.val);
+}
+
+/**
  * The rows whose `column` is one of `vals`, addresses found by LIKE / ILIKE: they include every
  * ASCII case variant of each other, so SQLite's NOCASE index (001's, on both e-mail columns)
  * selects exactly their rows.
@@ -119,13 +138,8 @@ export async function containingDays(
   fragment: string,
   fromDay?: string,
 ): Promise<Map<string, number> | undefined> {
-  const { rows: found } = await sql<{
-    val: string;
-  }>`SELECT val FROM (${localOnlyValues(dialect, table, column, fragment, sql`t.val`)}) l LIMIT ${MAX_LOCAL_ADDRESSES + 1}`.execute(
-    db,
-  );
-  if (found.length > MAX_LOCAL_ADDRESSES) return undefined;
-  const vals = found.map((r) => r.val);
+  const vals = await fewLocalOnlyValues(db, dialect, table, column, fragment);
+  if (vals === undefined) return undefined;
   const since = (ref: RawBuilder<unknown>) =>
     fromDay === undefined ? sql`` : sql` AND ${ref} >= ${fromDay}`;
   const [domains, locals] = await Promise.all([
@@ -224,13 +238,8 @@ export async function containingEndedBeforeDay(
   fragment: string,
   day: string,
 ): Promise<number | undefined> {
-  const { rows: found } = await sql<{
-    val: string;
-  }>`SELECT val FROM (${localOnlyValues(dialect, table, column, fragment, sql`t.val`)}) l LIMIT ${MAX_LOCAL_ADDRESSES + 1}`.execute(
-    db,
-  );
-  if (found.length > MAX_LOCAL_ADDRESSES) return undefined;
-  const vals = found.map((r) => r.val);
+  const vals = await fewLocalOnlyValues(db, dialect, table, column, fragment);
+  if (vals === undefined) return undefined;
   const [domains, locals] = await Promise.all([
     sumOf(
       db,
