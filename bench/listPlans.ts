@@ -1,6 +1,6 @@
 /**
- * Where one list request's time goes, statement by statement (issue 12): runs the scans list's
- * repository in-process — no HTTP, no other request beside it — for every filter pair of
+ * Where one list request's time goes, statement by statement (issue 12): runs an operations
+ * list's repository in-process — no HTTP, no other request beside it — for every filter pair of
  * `bench/lists.ts pairs`, and prints each request's total, its best time of `runs`, and every SQL
  * statement it ran with that statement's time (and with PLANS=1 its plan: SQLite's EXPLAIN QUERY
  * PLAN, PostgreSQL's EXPLAIN (ANALYZE, BUFFERS) — which runs the statement once more).
@@ -8,19 +8,31 @@
  *
  *   node --import tsx bench/listPlans.ts <file.sqlite | postgres://…> [part of the URL] [runs, default 3]
  *
- * A second argument starting with `?` is one query string to run instead of the pairs
- * (`'?email=gmail&sort=model&order=asc&page=100'`): single filters, sorts, triples; `sorts` runs
+ * A second argument holding `?` is one request to run instead of the pairs, of the scans list
+ * (`'?email=gmail&sort=model&order=asc&page=100'`) or of the list it names
+ * (`'/api/SpecialFunctions?email=kumar&make=hyundai'`): single filters, sorts, triples. The pairs
+ * are the scans list's, or those of BENCH_PAIRS_LISTS (`SpecialFunctions,users`); `sorts` runs
  * every scans-list case of `bench/sort.ts` (statements shown for those over 100 ms) and lists them.
  *
  * SQLite opened read-only (the 1,000,000-row bench database of bench/operations.ts); PostgreSQL
  * through a pool as the server has one (statements of a request may run on two connections).
  */
-import { scanQuerySchema } from '@obd/contract';
+import {
+  actuationRunQuerySchema,
+  scanQuerySchema,
+  specialFunctionQuerySchema,
+  userQuerySchema,
+} from '@obd/contract';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../apps/server/src/db/schema.ts';
-import { listScans } from '../apps/server/src/modules/operations/repository.ts';
+import {
+  listActuationRuns,
+  listScans,
+  listSpecialFunctions,
+  listUsers,
+} from '../apps/server/src/modules/operations/repository.ts';
 import { filterPairUrls } from './lists.ts';
 import { sortCases } from './sort.ts';
 
@@ -52,20 +64,37 @@ const db = new Kysely<Database>({
 
 const shorten = (text: string) => (text.length > 900 ? `${text.slice(0, 900)}…(${text.length})` : text);
 
+/** Each operations list's path, its query schema and its repository function. */
+type Dialect = 'sqlite' | 'postgres';
+const LISTS: Record<string, (dialect: Dialect, query: Record<string, string>) => Promise<{ total: number }>> =
+  {
+    '/api/ScanDetail': (d, q) => listScans(db, d, scanQuerySchema.parse(q)),
+    '/api/SpecialFunctions': (d, q) => listSpecialFunctions(db, d, specialFunctionQuerySchema.parse(q)),
+    '/api/ActuationsDetail': (d, q) => listActuationRuns(db, d, actuationRunQuerySchema.parse(q)),
+    '/api/users': (d, q) => listUsers(db, d, userQuerySchema.parse(q)),
+  };
+
 const sweep = only === 'sorts';
-const urls = only.startsWith('?') ? [`/api/ScanDetail${only}`] : sweep ? sortCases() : await filterPairUrls();
+// A list path before the `?` runs that list (`/api/SpecialFunctions?email=kumar`); `?…` alone
+// runs the scans list; BENCH_PAIRS_LISTS keeps the pairs of those lists (default: the scans').
+const urls = only.includes('?')
+  ? [only.startsWith('?') ? `/api/ScanDetail${only}` : only]
+  : sweep
+    ? sortCases()
+    : await filterPairUrls(process.env.BENCH_PAIRS_LISTS?.split(',') ?? ['ScanDetail']);
 const slow: string[] = [];
 for (const url of urls) {
-  if (!url.startsWith('/api/ScanDetail?') || (only && !sweep && !only.startsWith('?') && !url.includes(only)))
-    continue;
-  const query = scanQuerySchema.parse(Object.fromEntries(new URLSearchParams(url.split('?')[1])));
+  const [path = '', search] = url.split('?');
+  const list = LISTS[path];
+  if (!list || (only && !sweep && !only.includes('?') && !url.includes(only))) continue;
+  const query = Object.fromEntries(new URLSearchParams(search));
   let best = Number.POSITIVE_INFINITY;
   let bestStatements: Statement[] = [];
   let total = 0;
   for (let run = 0; run < runs; run += 1) {
     statements = [];
     const started = performance.now();
-    const page = await listScans(db, postgres ? 'postgres' : 'sqlite', query);
+    const page = await list(postgres ? 'postgres' : 'sqlite', query);
     const ms = performance.now() - started;
     total = page.total;
     if (ms < best) {

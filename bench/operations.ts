@@ -43,7 +43,13 @@ const DEEP_PAGE = 10_000;
 export const OPERATION_CASES: { path: string; filters: string[] }[] = [
   {
     path: '/api/users',
-    filters: ['email=sharma', 'plan=premium', 'status=active'],
+    filters: [
+      'email=sharma',
+      'plan=premium',
+      'status=active',
+      'created_from=2025-01-01',
+      'created_to=2024-06-30',
+    ],
   },
   {
     path: '/api/ScanDetail',
@@ -88,6 +94,8 @@ export const OPERATION_CASES: { path: string; filters: string[] }[] = [
       'actuation_type=horn',
       'actuation_option=cycle',
       'user_car_model_id=70',
+      'created_from=2026-01-01',
+      'created_to=2025-06-30T23:59:59Z',
     ],
   },
 ];

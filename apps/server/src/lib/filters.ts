@@ -3,13 +3,26 @@ import type { Dialect } from '../db/database.ts';
 import { containsCI, equalsCI, likePattern } from './sql.ts';
 
 /**
- * FTS5's trigram index answers LIKE only for fragments of three or more characters, and has no
- * ESCAPE clause; other fragments fall back to a plain (scanning) LIKE.
+ * FTS5's trigram index finds a fragment of three or more characters; other fragments (and those
+ * holding a LIKE wildcard, kept on the plain path as before) fall back to a plain (scanning) LIKE.
  */
 export const usesTrigramIndex = (fragment: string) => fragment.length >= 3 && !/[%_\\]/.test(fragment);
 
+/**
+ * The FTS5 query of a trigram table's rows holding `fragment` in one column (`ref`, the column as
+ * the search table's: `f.val`): a phrase of its trigrams, which matches where they follow each
+ * other — the fragment, its case folded. Always read with a LIKE on the value itself, which
+ * decides: the phrase finds a superset of the LIKE matches (it also folds case beyond ASCII).
+ * `LIKE '%…%'` on the FTS column found the same candidates but re-read each one's content
+ * (an external-content table's row): 'kumar' among 2.4 million counted values, 185 ms of CPU
+ * against 17 ms for the phrase.
+ */
+export function trigramPhrase(ref: string, fragment: string) {
+  return sql<SqlBool>`${sql.ref(ref)} MATCH ${`"${fragment.replaceAll('"', '""')}"`}`;
+}
+
 function trigramSearch(searchTable: string, column: string, fragment: string) {
-  return sql<SqlBool>`${sql.ref('id')} IN (SELECT rowid FROM ${sql.table(searchTable)} WHERE ${sql.ref(column)} LIKE ${likePattern(fragment)})`;
+  return sql<SqlBool>`(${sql.ref('id')} IN (SELECT rowid FROM ${sql.table(searchTable)} s WHERE ${trigramPhrase(`s.${column}`, fragment)}) AND ${sql.ref(column)} LIKE ${likePattern(fragment)} ESCAPE '\\')`;
 }
 
 /**

@@ -1,7 +1,13 @@
 import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { activeRules, type FilterRule, type FilterRules, usesTrigramIndex } from '../../lib/filters.ts';
+import {
+  activeRules,
+  type FilterRule,
+  type FilterRules,
+  trigramPhrase,
+  usesTrigramIndex,
+} from '../../lib/filters.ts';
 import { likePattern } from '../../lib/sql.ts';
 import { containingDays, containingTotal, MAX_LOCAL_ADDRESSES, splitsAtDomain } from './emailDomains.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
@@ -105,7 +111,7 @@ export function containingValues(
   const matching = sql`t.tbl = ${table} AND t.col = ${column}${counted ? sql` AND t.n > 0` : sql``} AND t.val ${like} ${likePattern(fragment)} ESCAPE '\\'`;
   const limited = limit === undefined ? sql`` : sql` LIMIT ${limit}`;
   if (dialect === 'sqlite' && usesTrigramIndex(fragment))
-    return sql`SELECT ${selected} FROM list_values_search f CROSS JOIN list_totals t ON t.rowid = f.rowid WHERE f.val LIKE ${`%${fragment}%`} AND ${matching}${limited}`;
+    return sql`SELECT ${selected} FROM list_values_search f CROSS JOIN list_totals t ON t.rowid = f.rowid WHERE ${trigramPhrase('f.val', fragment)} AND ${matching}${limited}`;
   return sql`SELECT ${selected} FROM list_totals t WHERE ${matching}${limited}`;
 }
 

@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { usesTrigramIndex } from '../../lib/filters.ts';
+import { trigramPhrase, usesTrigramIndex } from '../../lib/filters.ts';
 import { likePattern } from '../../lib/sql.ts';
 import type { CountedTableName } from './lists.ts';
 
@@ -50,7 +50,7 @@ export function localOnlyValues(
         AND split_part(t.val, '@', 1) ILIKE ${pattern} ESCAPE '\\'
         AND NOT (CASE WHEN strpos(t.val, '@') > 0 THEN substr(t.val, strpos(t.val, '@') + 1) ELSE '' END ILIKE ${pattern} ESCAPE '\\')`;
   return sql`SELECT ${selected} FROM list_locals_search l CROSS JOIN list_totals t ON t.rowid = l.rowid
-    WHERE l.local LIKE ${`%${fragment}%`} AND t.tbl = ${table} AND t.col = ${column}
+    WHERE ${trigramPhrase('l.local', fragment)} AND t.tbl = ${table} AND t.col = ${column}
       AND t.val LIKE ${pattern} ESCAPE '\\'
       AND NOT (CASE WHEN instr(t.val, '@') > 0 THEN substr(t.val, instr(t.val, '@') + 1) ELSE '' END LIKE ${pattern} ESCAPE '\\')`;
 }
