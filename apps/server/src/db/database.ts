@@ -44,6 +44,7 @@ import { listEndDayDomainsMigration } from './migrations/028_list_end_day_domain
 import { listEmailDomainDaysMigration } from './migrations/029_list_email_domain_days.ts';
 import { soleSortIndexesMigration } from './migrations/030_sole_sort_indexes.ts';
 import { listEmailDomainEndDaysMigration } from './migrations/031_list_email_domain_end_days.ts';
+import { appUserFilterIndexesMigration } from './migrations/032_app_user_filter_indexes.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -249,6 +250,7 @@ export async function migrate(db: Db): Promise<void> {
     '029_list_email_domain_days': listEmailDomainDaysMigration(db.dialect),
     '030_sole_sort_indexes': soleSortIndexesMigration(db.dialect),
     '031_list_email_domain_end_days': listEmailDomainEndDaysMigration(db.dialect),
+    '032_app_user_filter_indexes': appUserFilterIndexesMigration(),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

@@ -63,7 +63,8 @@ export interface CountedColumns {
 
 export const users = {
   rules: {
-    email: contains('u.email'),
+    // 020's FTS5 trigram index over the e-mails (SQLite); 001's pg_trgm index (PostgreSQL).
+    email: contains('u.email', 'app_users_search'),
     plan: equalsIgnoringCase('u.plan'),
     status: equalsIgnoringCase('u.status'),
     created_from: atLeast('u.created_at'),

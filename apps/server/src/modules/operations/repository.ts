@@ -9,6 +9,7 @@ import { orderBySort } from '../../lib/sort.ts';
 import { countedPage } from './countedList.ts';
 import { actuationRuns, scans, specialFunctionRuns, users } from './lists.ts';
 import { toScanDetail } from './mapper.ts';
+import { usersPage } from './usersList.ts';
 
 /**
  * One query per list: `filtered` (the WHERE of the list's rules) and `selected` (its columns and
@@ -45,7 +46,7 @@ function usersColumns(q: ReturnType<typeof usersFiltered>) {
 }
 
 export function listUsers(db: Executor, dialect: Dialect, q: UserQuery) {
-  return fetchPage(usersFiltered(db, dialect, q), usersSelected(dialect, q), q);
+  return usersPage(db, dialect, q, usersSelected(dialect, q));
 }
 
 export function usersQuery(db: Executor, dialect: Dialect, q: Filters<UserQuery>) {

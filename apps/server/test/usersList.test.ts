@@ -1,0 +1,118 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
+import { insertUser } from './operationsFactories.ts';
+
+/*
+ * The Users Table (`usersList.ts`): totals from 020's per-day counters or one index range (032),
+ * pages read walking the ids with the filters tested on each row (frequent matches, SQLite) or
+ * through an index and sorted (rare ones). Whatever path a query takes, every page must be the
+ * slice of the rows the filters select, newest id first, and the total their number — checked
+ * here against the rows themselves for every filter alone and every pair, on both dialects,
+ * through a write.
+ */
+describe.each(DIALECTS)('the Users Table’s filters on %s', (dialect) => {
+  let t: TestContext;
+  let headers: Record<string, string>;
+  const plans = ['free', 'premium', 'Premium', 'pro'];
+  const statuses = ['active', 'expired', 'ACTIVE', 'cancelled'];
+  const emails = ['asha.sharma', 'ravi.kumar', 'SHARMA.meera', 'zoë.sharma', 'o"brien', 'kumari'];
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    headers = (await signedIn(t.db)).headers;
+    // 150 users on 20 days, several on each (the bound's own day is counted from the index, the
+    // others from the counters); 'pro' is rare (under 2 %), so its pages are sorted, not walked.
+    for (let i = 0; i < 150; i += 1) {
+      const day = new Date(Date.UTC(2025, 0, 1 + (i % 20), (i * 5) % 24, i % 60));
+      await insertUser(t.db, {
+        email: `${emails[i % emails.length]}${i}@${i % 4 === 0 ? 'sharma.example' : 'garage.example'}`,
+        plan: i % 100 === 7 ? 'pro' : (plans[i % 3] as string),
+        status: statuses[(i * 7) % 4] as string,
+        created_at: day.toISOString(),
+      });
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** The ids the filters select, newest first, from the rows themselves. */
+  async function expected(query: Record<string, string>): Promise<number[]> {
+    const like = dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`;
+    const conditions = [
+      query.email !== undefined ? sql`email ${like} ${`%${query.email}%`}` : sql`1 = 1`,
+      query.plan !== undefined ? sql`lower(plan) = ${query.plan.toLowerCase()}` : sql`1 = 1`,
+      query.status !== undefined ? sql`lower(status) = ${query.status.toLowerCase()}` : sql`1 = 1`,
+      query.created_from !== undefined ? sql`created_at >= ${query.created_from}` : sql`1 = 1`,
+      query.created_to !== undefined ? sql`created_at <= ${query.created_to}` : sql`1 = 1`,
+    ];
+    const { rows } = await sql<{
+      id: number;
+    }>`SELECT id FROM app_users WHERE ${sql.join(conditions, sql` AND `)} ORDER BY id DESC`.execute(
+      t.db.kysely,
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  async function expectPages(query: Record<string, string>) {
+    const want = await expected(query);
+    const limit = 7;
+    const label = new URLSearchParams(query).toString();
+    for (let page = 1; page <= Math.ceil(want.length / limit) + 1; page += 1) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/users?${label}&limit=${limit}&page=${page}`,
+        headers,
+      });
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+      const body = res.json() as { total: number; users: { id: number }[] };
+      expect(body.total, `${label} total`).toBe(want.length);
+      expect(
+        body.users.map((u) => u.id),
+        `${label} page ${page}`,
+      ).toEqual(want.slice((page - 1) * limit, page * limit));
+    }
+  }
+
+  // One value per filter, and a few more for the bounds: a day's start, mid-day, a day's end.
+  const single: Record<string, string>[] = [
+    { email: 'sharma' },
+    { email: 'SHARMA.m' },
+    { email: 'o"b' },
+    { email: 'zoë' },
+    { plan: 'premium' },
+    { plan: 'PRO' },
+    { status: 'Active' },
+    { created_from: '2025-01-05T00:00:00.000Z' },
+    { created_from: '2025-01-05T13:30:00.000Z' },
+    { created_to: '2025-01-12T23:59:59.999Z' },
+    { created_to: '2025-01-12T10:00:00.000Z' },
+  ];
+
+  it('pages every filter alone and every pair exactly as the rows are', async () => {
+    await expectPages({});
+    for (const query of single) await expectPages(query);
+    for (const [i, a] of single.entries())
+      for (const b of single.slice(i + 1)) {
+        const [ka] = Object.keys(a);
+        const [kb] = Object.keys(b);
+        if (ka !== kb) await expectPages({ ...a, ...b });
+      }
+  });
+
+  it('stays exact through new users, a change of plan and a removal', async () => {
+    await insertUser(t.db, {
+      email: 'new.sharma@x.example',
+      plan: 'PRO',
+      created_at: '2025-01-05T14:00:00.000Z',
+    });
+    await t.db.kysely.updateTable('app_users').set({ plan: 'premium' }).where('plan', '=', 'free').execute();
+    const [last] = await expected({});
+    await t.db.kysely.deleteFrom('subscriptions').where('app_user_id', '=', Number(last)).execute();
+    await t.db.kysely.deleteFrom('app_users').where('id', '=', Number(last)).execute();
+    for (const query of single) await expectPages(query);
+    await expectPages({ plan: 'premium', created_from: '2025-01-05T13:30:00.000Z' });
+    await expectPages({ email: 'sharma', status: 'active' });
+  });
+});
