@@ -250,7 +250,7 @@ export async function migrate(db: Db): Promise<void> {
     '029_list_email_domain_days': listEmailDomainDaysMigration(db.dialect),
     '030_sole_sort_indexes': soleSortIndexesMigration(db.dialect),
     '031_list_email_domain_end_days': listEmailDomainEndDaysMigration(db.dialect),
-    '032_app_user_filter_indexes': appUserFilterIndexesMigration(),
+    '032_app_user_filter_indexes': appUserFilterIndexesMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

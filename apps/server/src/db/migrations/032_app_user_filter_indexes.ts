@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { Dialect } from '../database.ts';
 
 /**
  * Issue 12 item 1 on the Users Table, measured at 1,000,000 app users for the first time: its
@@ -10,17 +11,24 @@ import { type Kysely, sql } from 'kysely';
  * part of them. The e-mail fragment has its trigram indexes already (020's FTS5 table, 001's
  * pg_trgm).
  */
-const INDEXES: [name: string, keys: string][] = [
-  ['app_users_plan_status_ci', 'lower(plan), lower(status)'],
-  ['app_users_plan_created_ci', 'lower(plan), created_at'],
-  ['app_users_status_created_ci', 'lower(status), created_at'],
+const INDEXES: [name: string, keys: string, columns: string][] = [
+  ['app_users_plan_status_ci', 'lower(plan), lower(status)', 'plan, status'],
+  ['app_users_plan_created_ci', 'lower(plan), created_at', 'plan'],
+  ['app_users_status_created_ci', 'lower(status), created_at', 'status'],
 ];
 
-export function appUserFilterIndexesMigration() {
+export function appUserFilterIndexesMigration(dialect: Dialect) {
   return {
     async up(db: Kysely<any>) {
-      for (const [name, keys] of INDEXES)
-        await sql.raw(`CREATE INDEX ${name} ON app_users (${keys})`).execute(db);
+      // PostgreSQL reads an expression index alone (an index-only scan) only when it also holds
+      // the columns the expressions read: without them it scanned the plan index or the table
+      // instead (`plan=premium` 325 ms; with them 30 ms at a million users).
+      for (const [name, keys, columns] of INDEXES)
+        await sql
+          .raw(
+            `CREATE INDEX ${name} ON app_users (${keys})${dialect === 'postgres' ? ` INCLUDE (${columns})` : ''}`,
+          )
+          .execute(db);
       await sql`ANALYZE app_users`.execute(db);
     },
   };

@@ -4,7 +4,6 @@ import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { whereFilters } from '../../lib/filters.ts';
-import { fetchPage } from '../../lib/list.ts';
 import { orderBySort } from '../../lib/sort.ts';
 import { countedPage } from './countedList.ts';
 import { actuationRuns, scans, specialFunctionRuns, users } from './lists.ts';
