@@ -167,7 +167,7 @@ export function endPlan<Q extends object>(
         ? await containingEndedBeforeDay(db, dialect, table, column, spec.end, String(value), toDay)
         : undefined;
       const from = beforeDay !== undefined ? toDay : bucket;
-      const [before, [counted], tableRows] = await Promise.all([
+      const [before, [counted]] = await Promise.all([
         beforeDay !== undefined
           ? Promise.resolve(beforeDay)
           : byDomains
@@ -177,12 +177,16 @@ export function endPlan<Q extends object>(
           db,
           sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${byDomains ? sql`${end} >= ${from} AND ` : sql``}${end} <= ${to} AND ${test}`,
         ),
-        all(),
       ]);
       const total = before + Number(counted?.n ?? 0);
       return {
         total,
-        walk: total >= WALK_SHARE * tableRows,
+        // Always walked from the day bound: a fragment tested on the rows has no index to read
+        // its matches through, so "not walking" let SQLite walk the time order from the newest
+        // row with no bound at all ('kumar' ending by mid-2025 among a million special-function
+        // runs, 12,909 matches under the 2 % share: 8.2 s for page 1). From the bound, the
+        // time-order index holding the e-mail tests each entry it steps over.
+        walk: true,
         boundsFirstPage: true,
         days: async () => above(bound, new Map()),
         where: (walking: boolean) =>
