@@ -90,6 +90,11 @@ describe.each(DIALECTS)('a fragment matching more values than are listed, on %s'
       `email=gmail&make=honda&scan_start_time=${hours(4000)}`,
       (r) => gmail(r) && r.make === 'Honda' && r.start >= hours(4000),
     ],
+    // In every local part (a surname's case: thousands of local-only addresses), with a counted
+    // value: totalled from that value's pairs, each tested (pairPlan.ts), not the addresses' pairs.
+    ['email=river&make=toyota', (r) => r.email.includes('river') && r.make === 'Toyota'],
+    ['email=RIVER1&country_id=44', (r) => r.email.includes('river1') && r.country === 44],
+    [`email=river&scan_end_time=${hours(400)}`, (r) => r.email.includes('river') && r.end <= hours(400)],
   ];
   const answers = async (filter: string, expected: Row[]) => {
     for (const page of [1, 3]) {

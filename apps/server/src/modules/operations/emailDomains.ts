@@ -112,6 +112,17 @@ async function fewLocalOnlyValues(
   return rows.length > MAX_LOCAL_ADDRESSES ? undefined : rows.map((r) => r.val);
 }
 
+/** Whether more than MAX_LOCAL_ADDRESSES addresses hold `fragment` in their local part alone. */
+export async function manyLocalOnly(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: CountedTableName,
+  column: string,
+  fragment: string,
+): Promise<boolean> {
+  return (await fewLocalOnlyValues(db, dialect, table, column, fragment)) === undefined;
+}
+
 /**
  * The rows whose `column` is one of `vals`, addresses found by LIKE / ILIKE: they include every
  * ASCII case variant of each other, so SQLite's NOCASE index (001's, on both e-mail columns)
