@@ -3,7 +3,6 @@ import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { activeRules, type FilterRules } from '../../lib/filters.ts';
 import { likePattern } from '../../lib/sql.ts';
-import { HELD_BY_TIME_INDEX } from './codePlan.ts';
 import {
   type Filters,
   MAX_PAIR_VALUES,
@@ -19,6 +18,13 @@ import {
 } from './countPlan.ts';
 import { containingPairTotal, manyLocalOnly, splitsAtDomain } from './emailDomains.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
+
+/**
+ * The columns 004 added to a table's time-order index (`<table>_order_filters`: the time, the id,
+ * then these): its counted columns of many values, but the ids (actuations' car model).
+ */
+const heldByTimeIndex = (table: CountedTableName) =>
+  (COUNTED_LISTS[table].counted.totalsOnly as readonly string[]).filter((c) => !c.endsWith('_id'));
 
 /** A list's usual page size: what a walk is costed for. */
 const PAGE = 30;
@@ -193,15 +199,14 @@ export function pairPlan<Q extends object>(
     const other = driver === x.rule.column ? y : x;
     const otherVals = other === x ? xv : yv;
     const driverValue = (driver === x.rule.column ? xv : yv)[0];
-    // A row-tested fragment ('gmail') on a column 004's time-order index holds (scans: e-mail,
-    // model) is tested there instead, joined on (start, id): `+b.id` keeps the id off the rowid
-    // (the table row), CROSS JOIN keeps the driver outside. Page 100 of 'gmail' in country 91
-    // read ~3,000 table rows (30–70 ms at a million scans); a seek in that index each, 5–20 ms.
+    // A row-tested fragment ('gmail') on a column 004's time-order index holds (every counted
+    // list's e-mail and model) is tested there instead, joined on (time, id): `+b.id` keeps the
+    // id off the rowid (the table row), CROSS JOIN keeps the driver outside. Page 100 of 'gmail'
+    // in country 91 read ~3,000 table rows (30–70 ms at a million scans); a seek in that index
+    // each, 5–20 ms. Special-function runs of 'kumar' of one function type, page 100: every
+    // Reset run read and sorted (539 ms) before the other lists had it.
     const inTimeIndex =
-      rowTested(other) &&
-      dialect === 'sqlite' &&
-      table === 'scans' &&
-      HELD_BY_TIME_INDEX.includes(other.rule.column);
+      rowTested(other) && dialect === 'sqlite' && heldByTimeIndex(table).includes(other.rule.column);
     const join = (): RawBuilder<unknown> | undefined => {
       if (inTimeIndex)
         return sql`CROSS JOIN ${sql.table(table)} b ON ${sql.ref(`b.${spec.order}`)} = ${sql.ref(`a.${spec.order}`)} AND +b.id = a.id AND ${rowTest(`b.${other.rule.column}`, other.value, dialect)}`;

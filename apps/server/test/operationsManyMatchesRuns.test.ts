@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_PAIR_VALUES } from '../src/modules/operations/countPlan.ts';
+import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
+
+/*
+ * The special-function runs list with an e-mail fragment matching more addresses than the
+ * planner lists (tested on the rows) and a value of one of its counted columns: the page ids are
+ * walked along the value's (value, time) index with the fragment tested in 004's time-order index
+ * (pairPlan.ts, as on the scans list), and the total comes from the pair counters — the domains'
+ * for 'gmail', the value's own pairs for a fragment in every local part ('river'). Every total
+ * and page must equal the rows the filters select, newest start first.
+ */
+describe.each(DIALECTS)('special-function runs with a fragment of many addresses, on %s', (dialect) => {
+  let t: TestContext;
+  let headers: Record<string, string>;
+  const ADDRESSES = MAX_PAIR_VALUES + 200;
+  const hours = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString();
+  type Row = { email: string; functionType: string; start: string };
+  const rows: Row[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    headers = (await signedIn(t.db)).headers;
+    for (let i = 0; i < ADDRESSES + 40; i++)
+      rows.push({
+        email: i < ADDRESSES ? `driver${i}@gmail.com` : `driver${i}@example.com`,
+        functionType: i % 3 === 0 ? 'Reset' : 'Relearn',
+        start: hours(i),
+      });
+    for (let from = 0; from < rows.length; from += 500)
+      await t.db.kysely
+        .insertInto('special_function_runs')
+        .values(
+          rows.slice(from, from + 500).map((r, k) => ({
+            user_email: r.email,
+            make: 'Honda',
+            module: 'Engine',
+            model: 'Civic',
+            function_type: r.functionType,
+            command_type: 'UDS',
+            item_number: 7,
+            variant: 'Petrol',
+            license_plate: `KA01XY${from + k}`,
+            scan_ended: 1,
+            hard_coded: 0,
+            scan_start_time: r.start,
+            scan_end_time: new Date(Date.parse(r.start) + 60_000).toISOString(),
+            scan_res_array: '[]',
+          })),
+        )
+        .execute();
+  }, 300_000);
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const cases: [string, (r: Row) => boolean][] = [
+    ['email=gmail&function_type=reset', (r) => r.email.includes('gmail') && r.functionType === 'Reset'],
+    ['email=river&function_type=reset', (r) => r.email.includes('river') && r.functionType === 'Reset'],
+    ['email=river&function_type=relearn', (r) => r.email.includes('river') && r.functionType === 'Relearn'],
+  ];
+  for (const [filter, selects] of cases)
+    it(`answers ${filter} with its exact total and rows, shallow and deep`, async () => {
+      const expected = rows.filter(selects).reverse();
+      for (const page of [1, 3, 170]) {
+        const res = await t.app.inject({
+          method: 'GET',
+          url: `/api/SpecialFunctions?${filter}&page=${page}&limit=10`,
+          headers,
+        });
+        expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+        const body = res.json() as { total: number; specialFunctions?: { user_email: string }[] };
+        const list = Object.values(body).find(Array.isArray) as { user_email: string }[];
+        expect(body.total, `${filter} page ${page}`).toBe(expected.length);
+        expect(list.map((s) => s.user_email)).toEqual(
+          expected.slice((page - 1) * 10, page * 10).map((r) => r.email),
+        );
+      }
+    });
+});
