@@ -400,6 +400,30 @@ export function plan(
       return { total: [...map.values()].reduce((s, n) => s + n, 0), days: async () => map, walk: true };
     };
 
+  if (rule.match === 'atMost' && column === spec.order)
+    return async () => {
+      // time ≤ to (the actuations' "created to"): the days before to's day, plus the rows of that
+      // day up to `to`; the day after it, with no match, bounds page 1 (the newest rows all fail
+      // the bound). Counting them read a third of a million rows: 3.8 s on SQLite, 0.85 s on
+      // PostgreSQL, for page 1 at a million runs.
+      const to = String(value);
+      const day = to.slice(0, 10);
+      const days = await allDays();
+      const [edge] = await rows<{ n: unknown }>(
+        db,
+        sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${sql.ref(column)} >= ${day} AND ${sql.ref(column)} <= ${to}`,
+      );
+      const map = toMap(days.filter((d) => d.day < day));
+      if (Number(edge?.n ?? 0) > 0) map.set(day, Number(edge?.n));
+      const total = [...map.values()].reduce((s, n) => s + n, 0);
+      const above = days
+        .map((d) => d.day)
+        .filter((d) => d > day)
+        .sort()[0];
+      if (above !== undefined) map.set(above, 0);
+      return { total, days: async () => map, walk: true, boundsFirstPage: true };
+    };
+
   if (rule.match === 'atMost' && 'end' in spec && column === spec.end)
     return async () => {
       // end ≤ to: the end-days before to's day, plus the rows ending within that day up to `to`.
