@@ -15,7 +15,7 @@ import {
   valueCounts,
   valueList,
 } from './countPlan.ts';
-import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
+import { COUNTED_LISTS, type CountedTableName, heldByTimeIndex } from './lists.ts';
 
 /**
  * Scans reporting a fault code (`dtc`, migration 011's `scan_dtcs`) with one other filter; SQLite
@@ -40,9 +40,6 @@ import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
  * well. Undefined otherwise (decided at once).
  */
 type Counted = Plan & { where: (walk: boolean) => Expression<SqlBool> };
-
-/** Columns of the scans' time-order index (migration 004: the order, the id, then these). */
-export const HELD_BY_TIME_INDEX: readonly string[] = ['email', 'model'];
 
 export function codePlan<Q extends object>(
   db: Kysely<Database>,
@@ -85,7 +82,8 @@ export function codePlan<Q extends object>(
     };
 
   const ending = other.column === spec.end && other.match === 'atMost';
-  if (!ending && !(other.match === 'contains' && HELD_BY_TIME_INDEX.includes(other.column))) return undefined;
+  if (!ending && !(other.match === 'contains' && heldByTimeIndex(table).includes(other.column)))
+    return undefined;
   // Only the list's own order (newest first) is planned here: a list sorted by another column
   // (sortedList.ts) keeps its count over the rows.
   if (resolveSort(COUNTED_LISTS[table].sort as SortShape<string>, query as SortQuery)) return undefined;

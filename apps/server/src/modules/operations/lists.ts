@@ -277,3 +277,11 @@ export const COUNTED_LISTS = {
 } as const satisfies Record<string, { table: string; counted: CountedColumns }>;
 
 export type CountedTableName = keyof typeof COUNTED_LISTS;
+
+/**
+ * The columns 004 added to a table's time-order index (`<table>_order_filters`: the time, the id,
+ * then these): its counted columns of many values, but the ids (actuations' car model). A filter
+ * on one of them is tested in that index, no table row read.
+ */
+export const heldByTimeIndex = (table: CountedTableName): readonly string[] =>
+  (COUNTED_LISTS[table].counted.totalsOnly as readonly string[]).filter((c) => !c.endsWith('_id'));

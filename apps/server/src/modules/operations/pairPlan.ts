@@ -17,14 +17,7 @@ import {
   WALK_SHARE,
 } from './countPlan.ts';
 import { containingPairTotal, manyLocalOnly, splitsAtDomain } from './emailDomains.ts';
-import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
-
-/**
- * The columns 004 added to a table's time-order index (`<table>_order_filters`: the time, the id,
- * then these): its counted columns of many values, but the ids (actuations' car model).
- */
-const heldByTimeIndex = (table: CountedTableName) =>
-  (COUNTED_LISTS[table].counted.totalsOnly as readonly string[]).filter((c) => !c.endsWith('_id'));
+import { COUNTED_LISTS, type CountedTableName, heldByTimeIndex } from './lists.ts';
 
 /** A list's usual page size: what a walk is costed for. */
 const PAGE = 30;
