@@ -7,12 +7,15 @@ import { insertActuationRun } from './operationsFactories.ts';
  * (countPlan.ts: the days before the bound's day from 004's day counters, the bound's own day
  * counted up to the bound, and the day after it bounding page 1). Every page at two sizes must be
  * exactly the rows the bound selects, newest first (ties by id), whatever the bound's time of
- * day — and stay so through a new run and a removed one.
+ * day, alone and with a make or type fragment (startPlan.ts's mirror of the start bound) — and
+ * stay so through a new run, a removed one and a renamed make.
  */
 describe.each(DIALECTS)('actuation runs created up to a time, on %s', (dialect) => {
   let t: TestContext;
   let headers: Record<string, string>;
-  const runs: { id: number; created: string }[] = [];
+  const runs: { id: number; created: string; make: string; type: string }[] = [];
+  const makes = ['Hyundai', 'HYUNDAI', 'Tata', 'Honda'];
+  const types = ['Horn', 'Cooling Fan', 'horn relay'];
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -22,32 +25,48 @@ describe.each(DIALECTS)('actuation runs created up to a time, on %s', (dialect) 
       const created = new Date(
         Date.UTC(2025, 5, 1 + (i % 12), (i * 7) % 24, i % 4 === 0 ? 0 : i),
       ).toISOString();
-      runs.push({ id: await insertActuationRun(t.db, { created_at: created }), created });
+      const make = makes[i % makes.length] as string;
+      const type = types[i % types.length] as string;
+      runs.push({
+        id: await insertActuationRun(t.db, { created_at: created, make, actuation_type: type }),
+        created,
+        make,
+        type,
+      });
     }
   }, 120_000);
   afterAll(async () => {
     await t.close();
   });
 
-  async function expectPages(to: string) {
+  // With a second filter: a fragment of a column counted per day (startPlan.ts's `valueUpTo`).
+  const seconds: [string, (r: (typeof runs)[number]) => boolean][] = [
+    ['', () => true],
+    ['&make=hyundai', (r) => r.make.toLowerCase().includes('hyundai')],
+    ['&make=ta', (r) => r.make.toLowerCase().includes('ta')],
+    ['&actuation_type=horn', (r) => r.type.toLowerCase().includes('horn')],
+    ['&make=nomatch', () => false],
+  ];
+
+  async function expectPages(to: string, [second, matches]: (typeof seconds)[number]) {
     const bound = new Date(to).toISOString();
     const expected = runs
-      .filter((r) => r.created <= bound)
+      .filter((r) => r.created <= bound && matches(r))
       .sort((a, b) => (a.created === b.created ? b.id - a.id : a.created < b.created ? 1 : -1))
       .map((r) => r.id);
     for (const limit of [7, 3]) {
       const seen: number[] = [];
       for (let page = 1; page <= Math.ceil(expected.length / limit) + 1; page += 1) {
         const res = await t.app.inject({
-          url: `/api/ActuationsDetail?created_to=${encodeURIComponent(to)}&limit=${limit}&page=${page}`,
+          url: `/api/ActuationsDetail?created_to=${encodeURIComponent(to)}${second}&limit=${limit}&page=${page}`,
           headers,
         });
         expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
         const body = res.json() as { total: number; actuations: { id: number }[] };
-        expect(body.total, `created_to=${to} page ${page}`).toBe(expected.length);
+        expect(body.total, `created_to=${to}${second} page ${page}`).toBe(expected.length);
         seen.push(...body.actuations.map((a) => a.id));
       }
-      expect(seen, `created_to=${to}, ${limit} a page`).toEqual(expected);
+      expect(seen, `created_to=${to}${second}, ${limit} a page`).toEqual(expected);
     }
   }
 
@@ -60,14 +79,25 @@ describe.each(DIALECTS)('actuation runs created up to a time, on %s', (dialect) 
   ];
 
   it('pages every bound exactly as the rows are', async () => {
-    for (const to of bounds) await expectPages(to);
+    for (const to of bounds) for (const second of seconds) await expectPages(to, second);
   });
 
   it('stays exact through a new run and a removed one', async () => {
     const created = '2025-06-05T06:30:00.000Z';
-    runs.push({ id: await insertActuationRun(t.db, { created_at: created }), created });
+    const added = { created_at: created, make: 'Hyundai', actuation_type: 'Horn' };
+    runs.push({ id: await insertActuationRun(t.db, added), created, make: 'Hyundai', type: 'Horn' });
     const gone = runs.splice(10, 1)[0];
     await t.db.kysely.deleteFrom('actuation_runs').where('id', '=', Number(gone?.id)).execute();
-    for (const to of bounds) await expectPages(to);
+    // A make renamed: its counters move with it.
+    const renamed = runs.find((r) => r.make === 'Tata');
+    if (renamed) {
+      renamed.make = 'Hyundai';
+      await t.db.kysely
+        .updateTable('actuation_runs')
+        .set({ make: 'Hyundai' })
+        .where('id', '=', renamed.id)
+        .execute();
+    }
+    for (const to of bounds) for (const second of seconds) await expectPages(to, second);
   });
 });

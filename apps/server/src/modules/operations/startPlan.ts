@@ -28,6 +28,7 @@ const MAX_DAY_VALUES = 200;
  * count over the matches (11,000–45,000 at a million scans), and the same day bounds for deep
  * pages as one filter has. The rows: the counted values themselves (`col IN`, binary: the
  * values as stored, so rows and total agree), one value read through its (value, time) index.
+ * "time ≤ to" on the list's own order (the actuations' "created to") is its mirror (`valueUpTo`).
  * Undefined when the filters are not exactly those two (decided at once).
  *
  * PostgreSQL the same totals (ILIKE over the values, `= ANY` on the rows; from's own day counted
@@ -47,49 +48,34 @@ export function startPlan<Q extends object>(
   const spec = COUNTED_LISTS[table].counted;
   const active = activeRules(rules, query);
   if (active.length !== 2) return undefined;
-  const startAt = active.findIndex(([, r]) => r.column === spec.order && r.match === 'atLeast');
-  if (startAt < 0) return undefined;
-  const [[startParam], [otherParam, other]] = (startAt === 0 ? active : [...active].reverse()) as [
+  const boundAt = active.findIndex(
+    ([, r]) => r.column === spec.order && (r.match === 'atLeast' || r.match === 'atMost'),
+  );
+  if (boundAt < 0) return undefined;
+  const [[boundParam, boundRule], [otherParam, other]] = (boundAt === 0 ? active : [...active].reverse()) as [
     [string, FilterRule],
     [string, FilterRule],
   ];
   const column = other.column;
-  const from = String((query as Filters)[startParam]);
-  const fromDay = from.slice(0, 10);
+  const bound = String((query as Filters)[boundParam]);
   const value = String((query as Filters)[otherParam]);
-  const ref = sql.ref(column);
+  if (other.match !== 'contains') return undefined;
+  if (boundRule.match === 'atMost')
+    return (spec.byDay as readonly string[]).includes(column)
+      ? valueUpTo(db, dialect, table, column, value, bound)
+      : undefined;
+  const from = bound;
+  const fromDay = from.slice(0, 10);
   const order = sql.ref(spec.order);
   const postgres = dialect === 'postgres';
-  if (other.match === 'contains' && splitsAtDomain(column, value))
-    return emailSince(db, dialect, table, column, value, from);
-  if (other.match !== 'contains' || !(spec.byDay as readonly string[]).includes(column)) return undefined;
+  if (splitsAtDomain(column, value)) return emailSince(db, dialect, table, column, value, from);
+  if (!(spec.byDay as readonly string[]).includes(column)) return undefined;
+  const since = sql<SqlBool>`${order} >= ${from}`;
   return async () => {
-    const found = await valueCounts(db, table, [
-      {
-        column,
-        matching: sql`n > 0 AND val ${postgres ? sql`ILIKE` : sql`LIKE`} ${likePattern(value)} ESCAPE '\\'`,
-      },
-    ]);
-    const vals = found.filter((v) => v.col === column).map((v) => v.val);
-    const all = sumOf(found.filter((v) => v.col === ''));
+    const { vals, all, listed, where } = await matchingValues(db, dialect, table, column, value, since);
     if (vals.length === 0) return { total: 0, walk: false, where: () => sql<SqlBool>`1 = 0` };
-    const since = sql<SqlBool>`${order} >= ${from}`;
-    const where = (walk: boolean) =>
-      postgres
-        ? sql<SqlBool>`(${ref} = ANY(${vals}) AND ${since})`
-        : vals.length === 1
-          ? sql<SqlBool>`(${ref} = ${vals[0]} AND ${since})`
-          : walk
-            ? sql<SqlBool>`(+${ref} IN (${valueList(vals)}) AND ${since})`
-            : sql<SqlBool>`(${ref} IN (${valueList(vals)}) AND ${since})`;
-    const listed = postgres ? sql`${ref} = ANY(${vals})` : sql`${ref} IN (${valueList(vals)})`;
-    if (vals.length > MAX_DAY_VALUES) {
-      const [counted] = await rows<{ n: unknown }>(
-        db,
-        sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${where(false)}`,
-      );
-      return { total: Number(counted?.n ?? 0), walk: false, where };
-    }
+    if (vals.length > MAX_DAY_VALUES)
+      return { total: await countRows(db, table, where(false)), walk: false, where };
     const days = await rows<{ day: string; n: unknown }>(
       db,
       sql`SELECT day, sum(n) AS n FROM list_days WHERE tbl = ${table} AND col = ${column} AND val IN (${sql.join(vals)}) AND day >= ${fromDay} GROUP BY day`,
@@ -114,6 +100,110 @@ export function startPlan<Q extends object>(
     }
     // One value walks its own (value, time) index from the day bound: it reads only its rows.
     return { total, walk: vals.length === 1 || total >= WALK_SHARE * all, days: async () => map, where };
+  };
+}
+
+/**
+ * A contains filter's counted values (`list_totals`, LIKE / ILIKE as on the rows), the table's row
+ * count, and the row condition selecting them within `bound` (the values as stored: rows and
+ * total agree; SQLite keeps several values off their index when walking the time order).
+ */
+async function matchingValues(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: CountedTableName,
+  column: string,
+  value: string,
+  bound: Expression<SqlBool>,
+) {
+  const postgres = dialect === 'postgres';
+  const found = await valueCounts(db, table, [
+    {
+      column,
+      matching: sql`n > 0 AND val ${postgres ? sql`ILIKE` : sql`LIKE`} ${likePattern(value)} ESCAPE '\\'`,
+    },
+  ]);
+  const vals = found.filter((v) => v.col === column).map((v) => v.val);
+  const ref = sql.ref(column);
+  const where = (walk: boolean) =>
+    postgres
+      ? sql<SqlBool>`(${ref} = ANY(${vals}) AND ${bound})`
+      : vals.length === 1
+        ? sql<SqlBool>`(${ref} = ${vals[0]} AND ${bound})`
+        : walk
+          ? sql<SqlBool>`(+${ref} IN (${valueList(vals)}) AND ${bound})`
+          : sql<SqlBool>`(${ref} IN (${valueList(vals)}) AND ${bound})`;
+  const listed = postgres
+    ? sql<SqlBool>`${ref} = ANY(${vals})`
+    : sql<SqlBool>`${ref} IN (${valueList(vals)})`;
+  return { vals, all: sumOf(found.filter((v) => v.col === '')), listed, where };
+}
+
+async function countRows(db: Kysely<Database>, table: CountedTableName, where: Expression<SqlBool>) {
+  const [counted] = await rows<{ n: unknown }>(
+    db,
+    sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${where}`,
+  );
+  return Number(counted?.n ?? 0);
+}
+
+/**
+ * "time ≤ to" on the list's own order (the actuations' "created to") with a fragment of a column
+ * counted per day: the mirror of the start bound above — the values' rows per day before to's day
+ * from `list_days`, plus to's own day up to `to` counted in the (value, time) index; the next day
+ * of the table, with no match, bounds page 1 (the newest rows all fail the bound). The count over
+ * the matches it replaces read every row of the value up to `to`: `make=hyundai&created_to=…`
+ * 0.35–0.74 s on PostgreSQL at a million actuation runs.
+ */
+function valueUpTo(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: CountedTableName,
+  column: string,
+  value: string,
+  to: string,
+): () => Promise<Plan & { where: (walk: boolean) => Expression<SqlBool> }> {
+  const order = sql.ref(COUNTED_LISTS[table].counted.order);
+  const toDay = to.slice(0, 10);
+  return async () => {
+    const { vals, all, listed, where } = await matchingValues(
+      db,
+      dialect,
+      table,
+      column,
+      value,
+      sql`${order} <= ${to}`,
+    );
+    if (vals.length === 0) return { total: 0, walk: false, where: () => sql<SqlBool>`1 = 0` };
+    if (vals.length > MAX_DAY_VALUES)
+      return { total: await countRows(db, table, where(false)), walk: false, where };
+    const [days, [edge], [above], [rowsUpTo]] = await Promise.all([
+      rows<{ day: string; n: unknown }>(
+        db,
+        sql`SELECT day, sum(n) AS n FROM list_days WHERE tbl = ${table} AND col = ${column} AND val IN (${sql.join(vals)}) AND day < ${toDay} GROUP BY day`,
+      ),
+      rows<{ n: unknown }>(
+        db,
+        sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${listed} AND ${order} >= ${toDay} AND ${order} <= ${to}`,
+      ),
+      rows<{ day: string | null }>(
+        db,
+        sql`SELECT min(day) AS day FROM list_days WHERE tbl = ${table} AND col = '' AND val = '' AND day > ${toDay}`,
+      ),
+      rows<{ n: unknown }>(
+        db,
+        sql`SELECT sum(n) AS n FROM list_days WHERE tbl = ${table} AND col = '' AND val = '' AND day <= ${toDay}`,
+      ),
+    ]);
+    const map = toMap(days);
+    if (Number(edge?.n ?? 0) > 0) map.set(toDay, Number(edge?.n));
+    const total = [...map.values()].reduce((s, n) => s + n, 0);
+    if (above?.day) map.set(above.day, 0);
+    const walk =
+      dialect === 'postgres'
+        ? total >= WALK_SHARE * Number(rowsUpTo?.n ?? 0)
+        : vals.length === 1 || total >= WALK_SHARE * all;
+    return { total, walk, days: async () => map, boundsFirstPage: true, where };
   };
 }
 

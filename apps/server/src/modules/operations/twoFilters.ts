@@ -10,8 +10,9 @@ import { startPlan } from './startPlan.ts';
 
 /**
  * The count plan of two filters together (issue 12 item 1), the first that applies: two counted
- * columns (the pair counters), an end bound with one other, a start bound with a value counted per
- * day, a fault code with one other. Undefined: the general path (a count over the rows).
+ * columns (the pair counters), an end bound with one other, a bound on the list's own time (start ≥,
+ * created ≤) with a value counted per day, a fault code with one other. Undefined: the general
+ * path (a count over the rows).
  */
 export function twoFilterPlan<Q extends object>(
   db: Kysely<Database>,
