@@ -72,7 +72,11 @@ export async function usersPage<R>(
   const total = activeRules(users.rules, query).length === 0 ? all : await usersTotal(db, query, filtered);
   if (offset >= total || total === 0) return { rows: [], total };
   const walk = total >= WALK_SHARE * all;
-  const ids = filtered(walk).select('u.id').orderBy('u.id', 'desc').limit(query.limit).offset(offset);
+  // Rare matches on PostgreSQL: an order it cannot take from the primary key makes it find them
+  // through the filters' indexes and sort them; it walked the key instead, testing 600,000 rows
+  // for page 100 of 4,270 (`email=sharma&plan=premium`: 0.72 s).
+  const order = walk || dialect !== 'postgres' ? sql.ref('u.id') : sql`u.id + 0`;
+  const ids = filtered(walk).select('u.id').orderBy(order, 'desc').limit(query.limit).offset(offset);
   return { rows: await select(fromUsers(db).where('u.id', 'in', ids)).execute(), total };
 }
 
