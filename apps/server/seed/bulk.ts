@@ -381,13 +381,16 @@ async function rebuildOverviewCounters(ctx: SeedContext) {
   if (pg) await exec(ctx, 'ANALYZE scan_dtcs, overview_days, overview_months');
 }
 
-/** 020: app users per plan, per status and per day of creation; SQLite's FTS5 over e-mail and name. */
+/** 020: app users per plan, per status and per day of creation (034: plan and status per day); SQLite's FTS5. */
 async function rebuildUsers(ctx: SeedContext) {
   await exec(ctx, 'DELETE FROM user_counts');
   for (const [col, val, day] of [
     ['plan', 'x.plan', `''`],
     ['status', 'x.status', `''`],
     ['created', `''`, dayOf('x.created_at')],
+    // 034: per case-folded plan and status per creation day.
+    ['plan@day', 'lower(x.plan)', dayOf('x.created_at')],
+    ['status@day', 'lower(x.status)', dayOf('x.created_at')],
   ])
     await exec(
       ctx,

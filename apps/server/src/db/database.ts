@@ -46,6 +46,7 @@ import { soleSortIndexesMigration } from './migrations/030_sole_sort_indexes.ts'
 import { listEmailDomainEndDaysMigration } from './migrations/031_list_email_domain_end_days.ts';
 import { appUserFilterIndexesMigration } from './migrations/032_app_user_filter_indexes.ts';
 import { appUserEmailCountsMigration } from './migrations/033_app_user_email_counts.ts';
+import { appUserDayCountsMigration } from './migrations/034_app_user_day_counts.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -253,6 +254,7 @@ export async function migrate(db: Db): Promise<void> {
     '031_list_email_domain_end_days': listEmailDomainEndDaysMigration(db.dialect),
     '032_app_user_filter_indexes': appUserFilterIndexesMigration(db.dialect),
     '033_app_user_email_counts': appUserEmailCountsMigration(db.dialect),
+    '034_app_user_day_counts': appUserDayCountsMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

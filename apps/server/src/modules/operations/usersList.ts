@@ -13,10 +13,10 @@ import { users } from './lists.ts';
  * The Users Table at a million app users (issue 12 item 1). Its filters are few — an e-mail
  * fragment, a plan, a status, a creation range — and were answered by a COUNT and an OFFSET over
  * the rows: 0.1–0.15 s for one filter, 0.4–7 s for two (SQLite, measured in session 14). Now:
- * - the total: no filter, or one creation bound alone, from 020's per-day counters
- *   (`user_counts`; a bound's own day from the creation index); anything else one count over one
- *   index range (032's indexes on the case-folded plan and status, with each other and with the
- *   creation time; 020's trigram index for the e-mail);
+ * - the total: no filter, or one creation bound alone or with a plan or status, from 020's and
+ *   034's per-day counters (`user_counts`; a bound's own day from an index); anything else one
+ *   count over one index range (032's indexes on the case-folded plan and status, with each other
+ *   and with the creation time; 020's trigram index for the e-mail);
  * - the page: its 30 ids, then their rows. Frequent matches (2 % of the users or more) are met
  *   soon walking the ids newest first, so on SQLite the filters are tested on each row walked
  *   (`whereFilters(…, offIndexes)`): SQLite otherwise read every match through an index and
@@ -117,28 +117,37 @@ async function allUsers(db: Kysely<Database>): Promise<number> {
 }
 
 /**
- * The exact total: a creation bound alone from the whole days beyond its own (020's counters) and
- * the users of its own day counted from the creation index; else a count of the filtered rows.
+ * The exact total: a creation bound alone, or with a plan or a status, from the whole days beyond
+ * its own (020's counters per creation day; 034's per folded plan or status and day) and the users
+ * of its own day counted in an index (the creation index; 032's with the plan or status); else a
+ * count of the filtered rows.
  */
 async function usersTotal(db: Kysely<Database>, query: Filters, filtered: () => UsersFrom): Promise<number> {
-  const active = activeRules(users.rules, query);
-  const [param] = active.length === 1 ? (active[0] as [string, unknown]) : [];
-  if (param === 'created_from' || param === 'created_to') {
-    const bound = String(query[param]);
+  const params = activeRules(users.rules, query).map(([param]) => param);
+  const boundParam = params.find((p) => p === 'created_from' || p === 'created_to');
+  const others = params.filter((p) => p !== boundParam);
+  const facet =
+    others.length === 1 && (others[0] === 'plan' || others[0] === 'status') ? others[0] : undefined;
+  if (boundParam && (others.length === 0 || facet)) {
+    const bound = String(query[boundParam as 'created_from' | 'created_to']);
     const day = bound.slice(0, 10);
-    const after = param === 'created_from';
+    const after = boundParam === 'created_from';
+    const value = facet ? String(query[facet]).toLowerCase() : '';
+    const [col, ofValue] = facet
+      ? [`${facet}@day`, sql` AND lower(${sql.ref(facet)}) = ${value}`]
+      : ['created', sql``];
     const [[days], [edge]] = await Promise.all([
       rows<{ n: unknown }>(
         db,
-        sql`SELECT coalesce(sum(n), 0) AS n FROM user_counts WHERE col = 'created' AND val = '' AND day ${sql.raw(after ? '>' : '<')} ${day}`,
+        sql`SELECT coalesce(sum(n), 0) AS n FROM user_counts WHERE col = ${col} AND val = ${value} AND day ${sql.raw(after ? '>' : '<')} ${day}`,
       ),
       // The bound's own day: every creation time on it starts with the day, and sorts below the
       // day followed by any later character ('~' sorts after the digits, 'T' and 'Z').
       rows<{ n: unknown }>(
         db,
         after
-          ? sql`SELECT count(*) AS n FROM app_users WHERE created_at >= ${bound} AND created_at < ${`${day}~`}`
-          : sql`SELECT count(*) AS n FROM app_users WHERE created_at >= ${day} AND created_at <= ${bound}`,
+          ? sql`SELECT count(*) AS n FROM app_users WHERE created_at >= ${bound} AND created_at < ${`${day}~`}${ofValue}`
+          : sql`SELECT count(*) AS n FROM app_users WHERE created_at >= ${day} AND created_at <= ${bound}${ofValue}`,
       ),
     ]);
     return Number(days?.n ?? 0) + Number(edge?.n ?? 0);
