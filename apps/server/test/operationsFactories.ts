@@ -135,6 +135,7 @@ export async function insertActuationRun(
   a: Partial<{
     user_email: string;
     make: string;
+    model: string;
     actuation_type: string;
     user_car_model_id: number;
     created_at: string;
@@ -148,7 +149,7 @@ export async function insertActuationRun(
     .values({
       user_email: a.user_email ?? `driver${n}@example.com`,
       make: a.make ?? 'Honda',
-      model: 'Civic',
+      model: a.model ?? 'Civic',
       actuation_type: a.actuation_type ?? 'Cooling Fan',
       actuation_option: 'On',
       input: '100',
