@@ -117,10 +117,10 @@ async function allUsers(db: Kysely<Database>): Promise<number> {
 }
 
 /**
- * The exact total: a creation bound alone, or with a plan or a status, from the whole days beyond
- * its own (020's counters per creation day; 034's per folded plan or status and day) and the users
- * of its own day counted in an index (the creation index; 032's with the plan or status); else a
- * count of the filtered rows.
+ * The exact total: a plan or a status alone from 020's counters per value; a creation bound
+ * alone, or with a plan or a status, from the whole days beyond its own (020's counters per
+ * creation day; 034's per folded plan or status and day) and the users of its own day counted in
+ * an index (the creation index; 032's with the plan or status); else a count of the filtered rows.
  */
 async function usersTotal(db: Kysely<Database>, query: Filters, filtered: () => UsersFrom): Promise<number> {
   const params = activeRules(users.rules, query).map(([param]) => param);
@@ -128,6 +128,15 @@ async function usersTotal(db: Kysely<Database>, query: Filters, filtered: () => 
   const others = params.filter((p) => p !== boundParam);
   const facet =
     others.length === 1 && (others[0] === 'plan' || others[0] === 'status') ? others[0] : undefined;
+  if (facet && !boundParam) {
+    // A plan or a status alone: 020's counters per value, folded (a handful of rows, where the
+    // index range of 'active' holds 690,000 entries: 30 ms).
+    const [found] = await rows<{ n: unknown }>(
+      db,
+      sql`SELECT coalesce(sum(n), 0) AS n FROM user_counts WHERE col = ${facet} AND day = '' AND lower(val) = ${String(query[facet]).toLowerCase()}`,
+    );
+    return Number(found?.n ?? 0);
+  }
   if (boundParam && (others.length === 0 || facet)) {
     const bound = String(query[boundParam as 'created_from' | 'created_to']);
     const day = bound.slice(0, 10);
