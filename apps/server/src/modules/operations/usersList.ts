@@ -13,10 +13,10 @@ import { users } from './lists.ts';
  * The Users Table at a million app users (issue 12 item 1). Its filters are few — an e-mail
  * fragment, a plan, a status, a creation range — and were answered by a COUNT and an OFFSET over
  * the rows: 0.1–0.15 s for one filter, 0.4–7 s for two (SQLite, measured in session 14). Now:
- * - the total: no filter, or one creation bound alone or with a plan or status, from 020's and
- *   034's per-day counters (`user_counts`; a bound's own day from an index); anything else one
- *   count over one index range (032's indexes on the case-folded plan and status, with each other
- *   and with the creation time; 020's trigram index for the e-mail);
+ * - the total: no filter, a plan or a status alone, or one creation bound alone or with a plan or
+ *   status, from 020's and 034's counters (`user_counts`; a bound's own day from an index);
+ *   anything else one count over one index range (032's indexes on the case-folded plan and
+ *   status, with each other and with the creation time; 020's trigram index for the e-mail);
  * - the page: its 30 ids, then their rows. Frequent matches (2 % of the users or more) are met
  *   soon walking the ids newest first, so on SQLite the filters are tested on each row walked
  *   (`whereFilters(…, offIndexes)`): SQLite otherwise read every match through an index and
