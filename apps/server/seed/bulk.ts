@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { FOLDED_WITH } from '../src/modules/operations/emailFolds.ts';
 import { COUNTED_LISTS, type CountedTableName } from '../src/modules/operations/lists.ts';
 import type { SeedContext } from './insert.ts';
 
@@ -208,6 +209,7 @@ export async function rebuildDerived(ctx: SeedContext, tables: readonly BulkTabl
             `INSERT INTO list_end_days (tbl, col, val, day, n) SELECT '${table}', '${c}', ${text(c)}, ${bucket}, count(*) FROM bulk_rows x WHERE x.${q(c)} IS NOT NULL AND x.${q(end)} IS NOT NULL GROUP BY 3, 4`,
           );
     await rebuildEmailDomains(ctx, table);
+    if (pg) await rebuildEmailFolds(ctx, table);
     // 029: each e-mail domain's rows per day of the time column; 031: per day of the end time.
     const email = counted.find((c) => c === 'email' || c === 'user_email');
     if (email) {
@@ -276,6 +278,36 @@ async function rebuildEmailDomains(ctx: SeedContext, table: string) {
   await exec(
     ctx,
     `INSERT INTO list_pairs (tbl, a, b, av, bv, n) SELECT tbl, ${a.col}, ${b.col}, ${a.val}, ${b.val}, sum(n) FROM list_pairs WHERE tbl = '${table}' AND ((${email('a')} AND ${at('av')} > 0) OR (${email('b')} AND ${at('bv')} > 0)) GROUP BY 1, 2, 3, 4, 5`,
+  );
+}
+
+/**
+ * 035 (PostgreSQL): each folded address's counter rows (every run of digits one '0'), the sums of
+ * its addresses' rows, and how many of those addresses hold rows; the same for the e-mail's pairs
+ * with the columns of few values.
+ */
+async function rebuildEmailFolds(ctx: SeedContext, table: string) {
+  const fold = (v: string) => `regexp_replace(${v}, '[0-9]+', '0', 'g')`;
+  const email = (c: string) => `${c} IN (${EMAILS})`;
+  const few = FOLDED_WITH.map((c) => `'${c}'`).join(', ');
+  const side = (c: string, v: string) => ({
+    col: `CASE WHEN ${email(c)} THEN ${c} || '#' ELSE ${c} END`,
+    val: `CASE WHEN ${email(c)} THEN ${fold(v)} ELSE ${v} END`,
+  });
+  const [a, b] = [side('a', 'av'), side('b', 'bv')];
+  await exec(ctx, `DELETE FROM list_totals WHERE tbl = '${table}' AND col LIKE '%#%'`);
+  await exec(
+    ctx,
+    `INSERT INTO list_totals (tbl, col, val, n) SELECT tbl, col || '#', ${fold('val')}, sum(n) FROM list_totals WHERE tbl = '${table}' AND ${email('col')} GROUP BY 1, 2, 3`,
+  );
+  await exec(
+    ctx,
+    `INSERT INTO list_totals (tbl, col, val, n) SELECT tbl, col || '#addresses', ${fold('val')}, count(*) FROM list_totals WHERE tbl = '${table}' AND ${email('col')} AND n > 0 GROUP BY 1, 2, 3`,
+  );
+  await exec(ctx, `DELETE FROM list_pairs WHERE tbl = '${table}' AND (a LIKE '%#' OR b LIKE '%#')`);
+  await exec(
+    ctx,
+    `INSERT INTO list_pairs (tbl, a, b, av, bv, n) SELECT tbl, ${a.col}, ${b.col}, ${a.val}, ${b.val}, sum(n) FROM list_pairs WHERE tbl = '${table}' AND ((${email('a')} AND b IN (${few})) OR (${email('b')} AND a IN (${few}))) GROUP BY 1, 2, 3, 4, 5`,
   );
 }
 

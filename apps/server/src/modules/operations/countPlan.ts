@@ -10,6 +10,7 @@ import {
 } from '../../lib/filters.ts';
 import { likePattern } from '../../lib/sql.ts';
 import { containingDays, containingTotal, MAX_LOCAL_ADDRESSES, splitsAtDomain } from './emailDomains.ts';
+import { foldable, foldedAddresses } from './emailFolds.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 
 /**
@@ -82,6 +83,10 @@ export async function matchesTooMany(
   value: unknown,
 ): Promise<boolean> {
   if (rule.match !== 'contains') return false;
+  // PostgreSQL, an e-mail fragment without a digit: 035's address counts per folded address
+  // ('kumar': ~500 folded rows, where counting 5,001 addresses read 10,500 heap blocks, 170–250 ms).
+  if (foldable(dialect, rule.column, value))
+    return (await foldedAddresses(db, table, rule.column, String(value))) > MAX_PAIR_VALUES;
   const [found] = await rows<{ n: unknown }>(
     db,
     sql`SELECT count(*) AS n FROM (${containingValues(dialect, table, rule.column, value, sql`1`, MAX_PAIR_VALUES + 1, true)}) s`,

@@ -1,0 +1,82 @@
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import { likePattern } from '../../lib/sql.ts';
+import type { CountedTableName } from './lists.ts';
+
+/**
+ * PostgreSQL: totals of an e-mail fragment holding no digit from the folded addresses' counters
+ * of migration 035. An address folded has each run of ASCII digits replaced by one '0'; such a
+ * fragment is in an address exactly when it is in its folded form, so its rows are the sums of
+ * the folded counters whose value matches — ~20,000 folded addresses per table at a million runs
+ * where 'kumar' alone is in ~25,000 addresses. The same ILIKE is applied to the folded values as to
+ * the rows, so the totals are those of the rows.
+ *
+ * SQLite keeps no folded counters (035 says why).
+ */
+
+/** The counted e-mail columns (004). */
+const EMAIL_COLUMNS: readonly string[] = ['email', 'user_email'];
+
+/**
+ * The columns whose pairs with the e-mail are folded too (035's frozen list; the bulk seed
+ * rebuilds them from this one, `test/seedBulk.test.ts` holds the two equal).
+ */
+export const FOLDED_WITH: readonly string[] = [
+  'country_id',
+  'type',
+  'app_version',
+  'module',
+  'function_type',
+  'command_type',
+  'variant',
+  'scan_ended',
+  'hard_coded',
+  'input',
+  'actuation_type',
+  'actuation_option',
+];
+
+/** Whether `fragment` on `column` can be totalled from the folded counters. */
+export function foldable(dialect: Dialect, column: string, fragment: unknown): boolean {
+  const text = String(fragment);
+  return dialect === 'postgres' && EMAIL_COLUMNS.includes(column) && text !== '' && !/[0-9]/.test(text);
+}
+
+/** The counter column of `column`'s folded addresses (rows) and of their address counts. */
+export const foldedColumn = (column: string) => `${column}#`;
+export const foldedAddressesColumn = (column: string) => `${column}#addresses`;
+
+const matches = (fragment: string) => sql`val ILIKE ${likePattern(fragment)} ESCAPE '\\'`;
+
+/** How many addresses of `column` holding rows contain `fragment` (see `foldable`). */
+export async function foldedAddresses(
+  db: Kysely<Database>,
+  table: CountedTableName | string,
+  column: string,
+  fragment: string,
+): Promise<number> {
+  const { rows } = await sql<{ n: unknown }>`SELECT coalesce(sum(n), 0) AS n FROM list_totals
+    WHERE tbl = ${table} AND col = ${foldedAddressesColumn(column)} AND ${matches(fragment)}`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * The rows of `table` with `fragment` in the e-mail column `pair[tested]` and one of `listed` in
+ * the other (a column of FOLDED_WITH), from 035's folded pairs (`a` < `b` by name).
+ */
+export async function foldedPairTotal(
+  db: Kysely<Database>,
+  table: CountedTableName,
+  pair: { a: string; b: string },
+  tested: 'a' | 'b',
+  listed: readonly string[],
+  fragment: string,
+): Promise<number> {
+  const [a, b] = tested === 'a' ? [foldedColumn(pair.a), pair.b] : [pair.a, foldedColumn(pair.b)];
+  const [testedValue, listedValue] = tested === 'a' ? ['av', 'bv'] : ['bv', 'av'];
+  const { rows } = await sql<{ n: unknown }>`SELECT coalesce(sum(n), 0) AS n FROM list_pairs
+    WHERE tbl = ${table} AND a = ${a} AND b = ${b} AND ${sql.ref(listedValue)} IN (${sql.join(listed)})
+      AND ${sql.ref(testedValue)} ILIKE ${likePattern(fragment)} ESCAPE '\\'`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
