@@ -209,7 +209,6 @@ export async function rebuildDerived(ctx: SeedContext, tables: readonly BulkTabl
             `INSERT INTO list_end_days (tbl, col, val, day, n) SELECT '${table}', '${c}', ${text(c)}, ${bucket}, count(*) FROM bulk_rows x WHERE x.${q(c)} IS NOT NULL AND x.${q(end)} IS NOT NULL GROUP BY 3, 4`,
           );
     await rebuildEmailDomains(ctx, table);
-    if (pg) await rebuildEmailFolds(ctx, table);
     // 029: each e-mail domain's rows per day of the time column; 031: per day of the end time.
     const email = counted.find((c) => c === 'email' || c === 'user_email');
     if (email) {
@@ -225,6 +224,8 @@ export async function rebuildDerived(ctx: SeedContext, tables: readonly BulkTabl
           `INSERT INTO list_end_days (tbl, col, val, day, n) SELECT '${table}', '${email}@day', ${domain}, ${dayOf(`x.${q(end)}`)}, count(*) FROM bulk_rows x WHERE ${at} > 0 AND x.${q(end)} IS NOT NULL GROUP BY 3, 4`,
         );
     }
+
+    if (pg && email) await rebuildEmailFolds(ctx, table, email, spec.order);
 
     if (table === 'scans') await rebuildOverview(ctx);
     await exec(ctx, 'DROP TABLE bulk_rows');
@@ -284,9 +285,9 @@ async function rebuildEmailDomains(ctx: SeedContext, table: string) {
 /**
  * 035 (PostgreSQL): each folded address's counter rows (every run of digits one '0'), the sums of
  * its addresses' rows, and how many of those addresses hold rows; the same for the e-mail's pairs
- * with the columns of few values.
+ * with the columns of few values and its end months; its rows per month of the time column.
  */
-async function rebuildEmailFolds(ctx: SeedContext, table: string) {
+async function rebuildEmailFolds(ctx: SeedContext, table: string, address: string, order: string) {
   const fold = (v: string) => `regexp_replace(${v}, '[0-9]+', '0', 'g')`;
   const email = (c: string) => `${c} IN (${EMAILS})`;
   const few = FOLDED_WITH.map((c) => `'${c}'`).join(', ');
@@ -303,6 +304,17 @@ async function rebuildEmailFolds(ctx: SeedContext, table: string) {
   await exec(
     ctx,
     `INSERT INTO list_totals (tbl, col, val, n) SELECT tbl, col || '#addresses', ${fold('val')}, count(*) FROM list_totals WHERE tbl = '${table}' AND ${email('col')} AND n > 0 GROUP BY 1, 2, 3`,
+  );
+  await exec(ctx, `DELETE FROM list_end_days WHERE tbl = '${table}' AND col LIKE '%#'`);
+  await exec(
+    ctx,
+    `INSERT INTO list_end_days (tbl, col, val, day, n) SELECT tbl, col || '#', ${fold('val')}, day, sum(n) FROM list_end_days WHERE tbl = '${table}' AND ${email('col')} GROUP BY 1, 2, 3, 4`,
+  );
+  // Per month of the time column, from the rows (bulk_rows holds the e-mail and the time).
+  await exec(ctx, `DELETE FROM list_days WHERE tbl = '${table}' AND col LIKE '%#month'`);
+  await exec(
+    ctx,
+    `INSERT INTO list_days (tbl, col, val, day, n) SELECT '${table}', '${address}#month', ${fold(`x.${q(address)}`)}, substr(x.${q(order)}, 1, 7), count(*) FROM bulk_rows x GROUP BY 3, 4`,
   );
   await exec(ctx, `DELETE FROM list_pairs WHERE tbl = '${table}' AND (a LIKE '%#' OR b LIKE '%#')`);
   await exec(

@@ -13,29 +13,43 @@ import { insertActuationRun } from './operationsFactories.ts';
 describe.each(DIALECTS)('actuation runs created up to a time, on %s', (dialect) => {
   let t: TestContext;
   let headers: Record<string, string>;
-  const runs: { id: number; created: string; make: string; type: string; model: string }[] = [];
+  const runs: { id: number; created: string; make: string; type: string; model: string; email: string }[] =
+    [];
+  // Surnames in the local parts, numbered (PostgreSQL totals 'kumar' from 035's folded months).
+  const emails = ['ravi.kumar', 'KUMAR.asha', 'anita.rao', 'kumari'];
   const makes = ['Hyundai', 'HYUNDAI', 'Tata', 'Honda'];
   const types = ['Horn', 'Cooling Fan', 'horn relay'];
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
     headers = (await signedIn(t.db)).headers;
-    // 12 days, several runs a day, some at the same time (the id breaks the tie).
-    for (let i = 0; i < 70; i += 1) {
+    // 12 days, several runs a day, some at the same time (the id breaks the tie), and a few in the
+    // month's second half (a late bound's month is summed whole, the part after it taken off).
+    for (let i = 0; i < 76; i += 1) {
       const created = new Date(
-        Date.UTC(2025, 5, 1 + (i % 12), (i * 7) % 24, i % 4 === 0 ? 0 : i),
+        i < 70
+          ? Date.UTC(2025, 5, 1 + (i % 12), (i * 7) % 24, i % 4 === 0 ? 0 : i)
+          : Date.UTC(2025, 5, 18 + i - 70, 9),
       ).toISOString();
       const make = makes[i % makes.length] as string;
       const type = types[i % types.length] as string;
       // 'x5' and 'qx' are too short for a trigram (PostgreSQL: valuesWhere.ts lists their values);
       // one QX55 is rarer than a walk pays for.
       const model = i === 13 ? 'QX55' : (['X5', 'Civic', 'X50', 'Civic'][i % 4] as string);
+      const email = `${emails[i % emails.length]}${i}@mail${i % 3}.com`;
       runs.push({
-        id: await insertActuationRun(t.db, { created_at: created, make, actuation_type: type, model }),
+        id: await insertActuationRun(t.db, {
+          created_at: created,
+          make,
+          actuation_type: type,
+          model,
+          user_email: email,
+        }),
         created,
         make,
         type,
         model,
+        email,
       });
     }
   }, 120_000);
@@ -52,6 +66,8 @@ describe.each(DIALECTS)('actuation runs created up to a time, on %s', (dialect) 
     ['&make=nomatch', () => false],
     ['&model=x5', (r) => r.model.toLowerCase().includes('x5')],
     ['&model=qx', (r) => r.model.toLowerCase().includes('qx')],
+    ['&email=kumar', (r) => r.email.toLowerCase().includes('kumar')],
+    ['&email=UMAR.A', (r) => r.email.toLowerCase().includes('umar.a')],
   ];
 
   async function expectPages(to: string, [second, matches]: (typeof seconds)[number]) {
@@ -89,6 +105,7 @@ describe.each(DIALECTS)('actuation runs created up to a time, on %s', (dialect) 
     '2025-06-08T00:00:00Z',
     '2025-05-31T23:59:59Z',
     '2025-06-30T00:00:00Z',
+    '2025-06-21T10:00:00Z',
   ];
 
   it('pages every bound exactly as the rows are', async () => {
@@ -108,6 +125,11 @@ describe.each(DIALECTS)('actuation runs created up to a time, on %s', (dialect) 
       'model=x5&created_from=2025-06-05T07:00:00Z',
       (r) => r.model.toLowerCase().includes('x5') && r.created >= '2025-06-05T07:00:00.000Z',
     );
+    for (const from of ['2025-06-05T07:00:00.000Z', '2025-05-20T00:00:00.000Z', '2025-06-16T00:00:00.000Z'])
+      await expectQuery(
+        `email=kumar&created_from=${from}`,
+        (r) => r.email.toLowerCase().includes('kumar') && r.created >= from,
+      );
     await expectQuery(
       'model=qx&created_from=2025-06-01',
       (r) => r.model.toLowerCase().includes('qx') && r.created >= '2025-06-01',
@@ -116,14 +138,32 @@ describe.each(DIALECTS)('actuation runs created up to a time, on %s', (dialect) 
 
   it('stays exact through a new run and a removed one', async () => {
     const created = '2025-06-05T06:30:00.000Z';
-    const added = { created_at: created, make: 'Hyundai', actuation_type: 'Horn', model: 'X5' };
+    const email = 'new.kumar7@mail.com';
+    const added = {
+      created_at: created,
+      make: 'Hyundai',
+      actuation_type: 'Horn',
+      model: 'X5',
+      user_email: email,
+    };
     runs.push({
       id: await insertActuationRun(t.db, added),
       created,
       make: 'Hyundai',
       type: 'Horn',
       model: 'X5',
+      email,
     });
+    // An address leaves the surname.
+    const moved = runs.find((r) => r.email.startsWith('ravi.kumar'));
+    if (moved) {
+      moved.email = 'ravi.k2@mail.com';
+      await t.db.kysely
+        .updateTable('actuation_runs')
+        .set({ user_email: moved.email })
+        .where('id', '=', moved.id)
+        .execute();
+    }
     const gone = runs.splice(10, 1)[0];
     await t.db.kysely.deleteFrom('actuation_runs').where('id', '=', Number(gone?.id)).execute();
     // A make renamed: its counters move with it.

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../database.ts';
+import { postgresStatementTriggers } from './004_list_counts.ts';
 
 /**
  * Issue 12, PostgreSQL: an e-mail surname ('kumar') with a second filter. About 25,000 addresses
@@ -15,13 +16,18 @@ import type { Dialect } from '../database.ts';
  * ASCII digit, so ILIKE agrees too). Addresses that differ only in their numbers share one folded
  * counter: the benchmark's 594,000 addresses per table fold into ~20,000.
  * - `list_totals` gets a row per folded address beside the rows per address: column `email#`
- *   (`user_email#`), the sum of its addresses' counters;
+ *   (`user_email#`), the sum of its addresses' counters, and `email#addresses`, how many of its
+ *   addresses hold rows;
  * - `list_pairs` the same for the e-mail's pairs with the columns of few values (FOLDED_WITH), where
  *   folding shrinks the pairs ~10–25× (Diesel: 340,000 address pairs, ~40,000 folded); a model, a
  *   make or an item number has about one address pair per row either way, and its listed values are
- *   few rows, so those pairs are not folded.
- * Kept by statement triggers on the counter tables themselves, from the address rows' changes, as
- * 027 keeps the domains ('#' sorts where the column's own name does among the others, as '@' does).
+ *   few rows, so those pairs are not folded;
+ * - `list_end_days` the same for 021's addresses per end month;
+ * - `list_days` the folded addresses' rows per month of the list's time column (`email#month`).
+ * The first three are kept by statement triggers on the counter tables themselves, from the
+ * address rows' changes, as 027 keeps the domains ('#' sorts where the column's own name does among
+ * the others, as '@' does); the months by triggers on the activity tables, as 029 keeps the
+ * domains' days.
  *
  * SQLite: nothing. It has no regexp_replace for a trigger to fold with, and its surname pairs are
  * answered from 027's FTS5 table of local parts within the target; the plans read these rows on
@@ -51,6 +57,13 @@ const FOLDED_WITH = [
 ]
   .map((c) => `'${c}'`)
   .join(', ');
+
+/** Frozen: each activity table's e-mail column and time column (004). */
+const EMAIL_MONTHS = {
+  scans: { email: 'email', order: 'scan_start_time' },
+  special_function_runs: { email: 'user_email', order: 'scan_start_time' },
+  actuation_runs: { email: 'user_email', order: 'created_at' },
+} as const;
 
 const fold = (v: string) => `regexp_replace(${v}, '[0-9]+', '0', 'g')`;
 
@@ -82,6 +95,12 @@ const FOLDS: Record<string, { keys: string; folds: (r: string) => string; famili
         updated: '(r.n > 0)::int - (o.n > 0)::int',
       },
     ],
+  },
+  // 021's e-mail rows per end month (`containingEndedBefore`).
+  list_end_days: {
+    keys: 'tbl, col, val, day',
+    folds: (r) => `${r}.col IN (${EMAILS})`,
+    families: [{ key: (r) => `${r}.tbl, ${r}.col || '#', ${fold(`${r}.val`)}, ${r}.day`, ...ROWS }],
   },
   list_pairs: {
     keys: 'tbl, a, b, av, bv',
@@ -118,7 +137,18 @@ export function listEmailFoldsMigration(dialect: Dialect) {
             .execute(db);
         await triggers(db, table, keys, folds('r'), families);
       }
-      await sql`ANALYZE list_totals, list_pairs`.execute(db);
+      // Rows per folded address and month of the list's time column (col `email#month`, day
+      // 'YYYY-MM'), kept by triggers on the activity tables as 029 keeps the domains' days.
+      for (const [table, { email, order }] of Object.entries(EMAIL_MONTHS)) {
+        const apply = (rows: string, sign: string) => `
+          INSERT INTO list_days (tbl, col, val, day, n)
+            SELECT '${table}', '${email}#month', ${fold(`x."${email}"`)}, substr(x."${order}", 1, 7), ${sign}count(*)
+            FROM ${rows} x GROUP BY 3, 4 ORDER BY 3, 4
+            ON CONFLICT (tbl, col, val, day) DO UPDATE SET n = list_days.n + excluded.n;`;
+        await sql.raw(apply(`"${table}"`, '')).execute(db);
+        await postgresStatementTriggers(db, table, `${table}_fold_months`, apply);
+      }
+      await sql`ANALYZE list_totals, list_pairs, list_end_days, list_days`.execute(db);
     },
   };
 }

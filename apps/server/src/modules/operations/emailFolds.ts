@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { likePattern } from '../../lib/sql.ts';
@@ -47,7 +47,8 @@ export function foldable(dialect: Dialect, column: string, fragment: unknown): b
 export const foldedColumn = (column: string) => `${column}#`;
 export const foldedAddressesColumn = (column: string) => `${column}#addresses`;
 
-const matches = (fragment: string) => sql`val ILIKE ${likePattern(fragment)} ESCAPE '\\'`;
+const matches = (fragment: string, value = sql.ref('val')) =>
+  sql`${value} ILIKE ${likePattern(fragment)} ESCAPE '\\'`;
 
 /** How many addresses of `column` holding rows contain `fragment` (see `foldable`). */
 export async function foldedAddresses(
@@ -58,6 +59,26 @@ export async function foldedAddresses(
 ): Promise<number> {
   const { rows } = await sql<{ n: unknown }>`SELECT coalesce(sum(n), 0) AS n FROM list_totals
     WHERE tbl = ${table} AND col = ${foldedAddressesColumn(column)} AND ${matches(fragment)}`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * How many addresses of `column` holding rows contain `fragment` before their first '@' and not
+ * after it (027's local-only addresses; folding keeps the first '@' where it was).
+ */
+export async function foldedLocalOnlyAddresses(
+  db: Kysely<Database>,
+  table: CountedTableName,
+  column: string,
+  fragment: string,
+): Promise<number> {
+  const pattern = likePattern(fragment);
+  const { rows } = await sql<{ n: unknown }>`SELECT coalesce(sum(n), 0) AS n FROM list_totals
+    WHERE tbl = ${table} AND col = ${foldedAddressesColumn(column)}
+      AND split_part(val, '@', 1) ILIKE ${pattern} ESCAPE '\\'
+      AND NOT (CASE WHEN strpos(val, '@') > 0 THEN substr(val, strpos(val, '@') + 1) ELSE '' END ILIKE ${pattern} ESCAPE '\\')`.execute(
+    db,
+  );
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -79,4 +100,60 @@ export async function foldedPairTotal(
     WHERE tbl = ${table} AND a = ${a} AND b = ${b} AND ${sql.ref(listedValue)} IN (${sql.join(listed)})
       AND ${sql.ref(testedValue)} ILIKE ${likePattern(fragment)} ESCAPE '\\'`.execute(db);
   return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * The counters of `family` ('#' in `list_end_days`, '#month' in `list_days`) of the folded
+ * addresses holding `fragment`, found through their `list_totals` rows (~20,000 per table, against
+ * ~20 months each), summed where `day` holds.
+ */
+async function foldedSum(
+  db: Kysely<Database>,
+  counters: 'list_days' | 'list_end_days',
+  table: CountedTableName,
+  column: string,
+  family: string,
+  fragment: string,
+  day: RawBuilder<SqlBool>,
+): Promise<number> {
+  const { rows } = await sql<{ n: unknown }>`SELECT coalesce(sum(e.n), 0) AS n FROM list_totals t
+    JOIN ${sql.table(counters)} e ON e.tbl = t.tbl AND e.col = ${`${column}${family}`} AND e.val = t.val AND ${day}
+    WHERE t.tbl = ${table} AND t.col = ${foldedColumn(column)} AND ${matches(fragment, sql.ref('t.val'))}`.execute(
+    db,
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** The rows with `fragment` in `column` ending in a month before `month` ('YYYY-MM'). */
+export function foldedEndedBefore(
+  db: Kysely<Database>,
+  table: CountedTableName,
+  column: string,
+  fragment: string,
+  month: string,
+): Promise<number> {
+  return foldedSum(db, 'list_end_days', table, column, '#', fragment, sql<SqlBool>`e.day < ${month}`);
+}
+
+/**
+ * The rows with `fragment` in `column` in the months of the time column that compare to `month`
+ * ('YYYY-MM') as `op` says.
+ */
+export function foldedMonths(
+  db: Kysely<Database>,
+  table: CountedTableName,
+  column: string,
+  fragment: string,
+  op: '<' | '<=' | '>' | '>=',
+  month: string,
+): Promise<number> {
+  return foldedSum(
+    db,
+    'list_days',
+    table,
+    column,
+    '#month',
+    fragment,
+    sql<SqlBool>`e.day ${sql.raw(op)} ${month}`,
+  );
 }

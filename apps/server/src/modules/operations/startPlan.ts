@@ -16,6 +16,7 @@ import {
   WALK_SHARE,
 } from './countPlan.ts';
 import { containingDays, splitsAtDomain } from './emailDomains.ts';
+import { foldable, foldedMonths } from './emailFolds.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 
 /** Sum day counts over at most this many matching values (else: a count over the rows). */
@@ -60,10 +61,12 @@ export function startPlan<Q extends object>(
   const bound = String((query as Filters)[boundParam]);
   const value = String((query as Filters)[otherParam]);
   if (other.match !== 'contains') return undefined;
-  if (boundRule.match === 'atMost')
+  if (boundRule.match === 'atMost') {
+    if (foldable(dialect, column, value)) return emailUpTo(db, table, column, value, bound);
     return (spec.byDay as readonly string[]).includes(column)
       ? valueUpTo(db, dialect, table, column, value, bound)
       : undefined;
+  }
   const from = bound;
   const fromDay = from.slice(0, 10);
   const order = sql.ref(spec.order);
@@ -207,6 +210,71 @@ function valueUpTo(
   };
 }
 
+/** The month after `month` ('YYYY-MM'), as 'YYYY-MM': every time of `month` sorts before it. */
+function monthAfter(month: string): string {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  return m === 12
+    ? `${String(year + 1).padStart(4, '0')}-01`
+    : `${String(year).padStart(4, '0')}-${String(m + 1).padStart(2, '0')}`;
+}
+
+/**
+ * PostgreSQL, an e-mail fragment without a digit ('kumar') since `from` or up to `to` on the
+ * list's time column: the whole months beyond the bound's from 035's folded months, the bound's
+ * own month counted in the time-order index from its nearer end — none for a bound on the 1st —
+ * instead of a count over every row on the bound's side (110–130 ms at a million runs).
+ */
+async function foldedMonthsTotal(
+  db: Kysely<Database>,
+  table: CountedTableName,
+  column: string,
+  value: string,
+  bound: { from: string } | { to: string },
+): Promise<number> {
+  const order = sql.ref(COUNTED_LISTS[table].counted.order);
+  const at = 'from' in bound ? bound.from : bound.to;
+  const [month, next] = [at.slice(0, 7), monthAfter(at.slice(0, 7))];
+  // Whether the bound's own month is summed whole (the part beyond the bound then taken off).
+  const whole = 'from' in bound === Number(at.slice(8, 10)) <= 15;
+  const [op, edge]: ['<' | '<=' | '>' | '>=', Expression<SqlBool>] =
+    'from' in bound
+      ? whole
+        ? ['>=', sql<SqlBool>`${order} >= ${month} AND ${order} < ${bound.from}`]
+        : ['>', sql<SqlBool>`${order} >= ${bound.from} AND ${order} < ${next}`]
+      : whole
+        ? ['<=', sql<SqlBool>`${order} > ${bound.to} AND ${order} < ${next}`]
+        : ['<', sql<SqlBool>`${order} >= ${month} AND ${order} <= ${bound.to}`];
+  const [months, [edgeRows]] = await Promise.all([
+    foldedMonths(db, table, column, value, op, month),
+    rows<{ n: unknown }>(
+      db,
+      sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${edge} AND ${rowTest(column, value, 'postgres')}`,
+    ),
+  ]);
+  const n = Number(edgeRows?.n ?? 0);
+  return whole ? months - n : months + n;
+}
+
+/**
+ * PostgreSQL, an e-mail fragment without a digit up to `to` on the list's own time column (the
+ * actuations' "created to"): totalled from the folded months (`foldedMonthsTotal`), walked in time
+ * order from `to` down, the fragment tested on each row (a surname is in ~4 % of them).
+ */
+function emailUpTo(
+  db: Kysely<Database>,
+  table: CountedTableName,
+  column: string,
+  value: string,
+  to: string,
+): () => Promise<Plan & { where: (walk: boolean) => Expression<SqlBool> }> {
+  const where = sql<SqlBool>`(${rowTest(column, value, 'postgres')} AND ${sql.ref(COUNTED_LISTS[table].counted.order)} <= ${to})`;
+  return async () => ({
+    total: await foldedMonthsTotal(db, table, column, value, { to }),
+    walk: true,
+    where: () => where,
+  });
+}
+
 /**
  * An e-mail fragment without '@' since `from` ('gmail' since March: 74,000 of a million scans,
  * counted over every row since `from` before: 80 ms on SQLite, 180 ms on PostgreSQL): its rows
@@ -250,6 +318,8 @@ function emailSince(
       map = new Map(later);
       if (Number(edge?.n ?? 0) > 0) map.set(fromDay, Number(edge?.n));
       total = [...map.values()].reduce((s, n) => s + n, 0);
+    } else if (foldable(dialect, column, value)) {
+      total = await foldedMonthsTotal(db, table, column, value, { from });
     } else {
       const [counted] = await rows<{ n: unknown }>(
         db,
