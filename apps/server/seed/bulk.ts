@@ -440,6 +440,18 @@ async function rebuildUsers(ctx: SeedContext) {
       ctx,
       `INSERT INTO user_counts (col, val, day, n) SELECT '${col}', ${val}, ${day}, count(*) FROM app_users x WHERE ${val} IS NOT NULL AND ${day} IS NOT NULL GROUP BY 2, 3`,
     );
+  // 036 (PostgreSQL): per folded address, alone and with the folded status, plan or creation month.
+  if (ctx.dialect === 'postgres')
+    for (const [col, day] of [
+      ['email#', `''`],
+      ['email#status', 'lower(x.status)'],
+      ['email#plan', 'lower(x.plan)'],
+      ['email#month', 'substr(x.created_at, 1, 7)'],
+    ])
+      await exec(
+        ctx,
+        `INSERT INTO user_counts (col, val, day, n) SELECT '${col}', regexp_replace(x.email, '[0-9]+', '0', 'g'), ${day}, count(*) FROM app_users x WHERE x.email IS NOT NULL AND ${day} IS NOT NULL GROUP BY 2, 3`,
+      );
   if (ctx.dialect === 'sqlite')
     await exec(ctx, `INSERT INTO app_users_search (app_users_search) VALUES ('rebuild')`);
   else await exec(ctx, 'ANALYZE app_users, user_counts');

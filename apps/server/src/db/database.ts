@@ -48,6 +48,7 @@ import { appUserFilterIndexesMigration } from './migrations/032_app_user_filter_
 import { appUserEmailCountsMigration } from './migrations/033_app_user_email_counts.ts';
 import { appUserDayCountsMigration } from './migrations/034_app_user_day_counts.ts';
 import { listEmailFoldsMigration } from './migrations/035_list_email_folds.ts';
+import { appUserEmailFoldsMigration } from './migrations/036_app_user_email_folds.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -257,6 +258,7 @@ export async function migrate(db: Db): Promise<void> {
     '033_app_user_email_counts': appUserEmailCountsMigration(db.dialect),
     '034_app_user_day_counts': appUserDayCountsMigration(db.dialect),
     '035_list_email_folds': listEmailFoldsMigration(db.dialect),
+    '036_app_user_email_folds': appUserEmailFoldsMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

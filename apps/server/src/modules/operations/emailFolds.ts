@@ -144,7 +144,7 @@ export function foldedMonths(
   table: CountedTableName,
   column: string,
   fragment: string,
-  op: '<' | '<=' | '>' | '>=',
+  op: MonthOp,
   month: string,
 ): Promise<number> {
   return foldedSum(
@@ -156,4 +156,42 @@ export function foldedMonths(
     fragment,
     sql<SqlBool>`e.day ${sql.raw(op)} ${month}`,
   );
+}
+
+/** The month after `month` ('YYYY-MM'), as 'YYYY-MM': every time of `month` sorts before it. */
+function monthAfter(month: string): string {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  return m === 12
+    ? `${String(year + 1).padStart(4, '0')}-01`
+    : `${String(year).padStart(4, '0')}-${String(m + 1).padStart(2, '0')}`;
+}
+
+export type MonthOp = '<' | '<=' | '>' | '>=';
+
+/**
+ * The rows since `from` or up to `to` on the time column `order`: the whole months beyond the
+ * bound's (`months`, from folded counters per month), and the bound's own month counted in the
+ * rows (`edgeRows` of a range of `order`) from its nearer end — none for a bound on the 1st or at
+ * the end of its month. A month is summed whole when its part beyond the bound is the smaller
+ * one, that part then taken off.
+ */
+export async function foldedAroundBound(
+  bound: { from: string } | { to: string },
+  order: RawBuilder<unknown> | ReturnType<typeof sql.ref>,
+  months: (op: MonthOp, month: string) => Promise<number>,
+  edgeRows: (range: RawBuilder<SqlBool>) => Promise<number>,
+): Promise<number> {
+  const at = 'from' in bound ? bound.from : bound.to;
+  const [month, next] = [at.slice(0, 7), monthAfter(at.slice(0, 7))];
+  const whole = 'from' in bound === Number(at.slice(8, 10)) <= 15;
+  const [op, edge]: [MonthOp, RawBuilder<SqlBool>] =
+    'from' in bound
+      ? whole
+        ? ['>=', sql<SqlBool>`${order} >= ${month} AND ${order} < ${bound.from}`]
+        : ['>', sql<SqlBool>`${order} >= ${bound.from} AND ${order} < ${next}`]
+      : whole
+        ? ['<=', sql<SqlBool>`${order} > ${bound.to} AND ${order} < ${next}`]
+        : ['<', sql<SqlBool>`${order} >= ${month} AND ${order} <= ${bound.to}`];
+  const [summed, n] = await Promise.all([months(op, month), edgeRows(edge)]);
+  return whole ? summed - n : summed + n;
 }
