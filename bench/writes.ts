@@ -1,0 +1,133 @@
+/**
+ * What the counters of migrations 035 and 036 (PostgreSQL: folded e-mail addresses) cost each
+ * write: the same inserts, e-mail updates and deletes of special-function runs and app users on
+ * two fresh schemas, one migrated fully and one with 035's and 036's triggers and 036's index
+ * dropped, alternately, twice. Prints milliseconds; asserts nothing (DESIGN.md).
+ *
+ *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test] [rows]
+ */
+import { sql } from 'kysely';
+import { type Db, migrate, openDatabase } from '../apps/server/src/db/database.ts';
+
+const url = process.argv[2] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const ROWS = Number(process.argv[3] ?? 20_000);
+const BATCH = 500;
+const NAMES = ['aarav', 'diya', 'ravi', 'meera', 'arjun', 'kavya', 'rohan', 'isha'];
+const SURNAMES = ['kumar', 'sharma', 'reddy', 'bose', 'iyer', 'joshi', 'nair', 'das'];
+const DOMAINS = ['gmail.com', 'yahoo.co.in', 'outlook.com', 'rediffmail.com'];
+
+const address = (i: number) =>
+  `${NAMES[i % 8]}.${SURNAMES[(i >> 3) % 8]}${i % 997}@${DOMAINS[(i >> 6) % 4]}`;
+const time = (i: number) => new Date(Date.UTC(2025, 0, 1) + i * 1_800_000).toISOString();
+
+/** The triggers and index the folded counters add (035, 036). */
+const FOLDS = [
+  'DROP FUNCTION list_totals_folds CASCADE',
+  'DROP FUNCTION list_pairs_folds CASCADE',
+  'DROP FUNCTION list_end_days_folds CASCADE',
+  'DROP FUNCTION scans_fold_months CASCADE',
+  'DROP FUNCTION special_function_runs_fold_months CASCADE',
+  'DROP FUNCTION actuation_runs_fold_months CASCADE',
+  'DROP FUNCTION app_users_email_folds CASCADE',
+  'DROP INDEX app_users_id_email_filters',
+];
+
+async function timed(label: string, work: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await work();
+  const ms = performance.now() - t;
+  process.stdout.write(`  ${label.padEnd(34)} ${ms.toFixed(0).padStart(7)} ms\n`);
+  return ms;
+}
+
+async function workload(db: Db): Promise<number> {
+  const k = db.kysely;
+  let total = 0;
+  total += await timed(`insert ${ROWS} special-function runs`, async () => {
+    for (let from = 0; from < ROWS; from += BATCH)
+      await k
+        .insertInto('special_function_runs')
+        .values(
+          Array.from({ length: Math.min(BATCH, ROWS - from) }, (_, j) => {
+            const i = from + j;
+            return {
+              user_email: address(i),
+              make: ['Honda', 'Hyundai', 'Tata', 'BMW'][i % 4] as string,
+              module: ['Engine', 'ABS', 'Airbag'][i % 3] as string,
+              model: `Model ${i % 50}`,
+              function_type: ['Reset', 'Relearn'][i % 2] as string,
+              command_type: ['UDS', 'KWP'][i % 2] as string,
+              item_number: i % 9,
+              variant: ['Petrol', 'Diesel', 'CNG'][i % 3] as string,
+              license_plate: `KA01XY${i}`,
+              scan_ended: i % 2,
+              hard_coded: i % 5 === 0 ? 1 : 0,
+              scan_start_time: time(i),
+              scan_end_time: time(i + 1),
+              scan_res_array: '[]',
+            };
+          }),
+        )
+        .execute();
+  });
+  total += await timed(`insert ${ROWS} app users`, async () => {
+    for (let from = 0; from < ROWS; from += BATCH)
+      await k
+        .insertInto('app_users')
+        .values(
+          Array.from({ length: Math.min(BATCH, ROWS - from) }, (_, j) => {
+            const i = from + j;
+            return {
+              email: `${i}.${address(i)}`,
+              name: `User ${i}`,
+              phone: null,
+              country: 'IN',
+              plan: ['free', 'premium', 'pro'][i % 3] as string,
+              status: ['active', 'expired'][i % 2] as string,
+              device: null,
+              app_version: '3.4.1',
+              created_at: time(i),
+              last_login_at: null,
+              auth_token: null,
+              password_hash: null,
+            };
+          }),
+        )
+        .execute();
+  });
+  total += await timed('update 2,000 runs’ e-mails (one statement)', () =>
+    sql`UPDATE special_function_runs SET user_email = 'moved.' || user_email WHERE id % 10 = 0`.execute(k),
+  );
+  total += await timed('delete 2,000 runs (one statement)', () =>
+    sql`DELETE FROM special_function_runs WHERE id % 10 = 1`.execute(k),
+  );
+  return total;
+}
+
+async function fresh(name: string, withFolds: boolean): Promise<Db> {
+  const admin = openDatabase({ dialect: 'postgres', url });
+  await sql.raw(`DROP SCHEMA IF EXISTS ${name} CASCADE; CREATE SCHEMA ${name}`).execute(admin.kysely);
+  await admin.kysely.destroy();
+  const db = openDatabase({ dialect: 'postgres', url }, { schema: name });
+  await migrate(db);
+  if (!withFolds) for (const statement of FOLDS) await sql.raw(statement).execute(db.kysely);
+  return db;
+}
+
+const sums: Record<string, number[]> = { with: [], without: [] };
+for (const round of [1, 2])
+  for (const withFolds of round === 1 ? [true, false] : [false, true]) {
+    const label = withFolds ? 'with' : 'without';
+    const name = `bench_writes_${label}`;
+    console.log(`round ${round}, ${label} 035/036`);
+    const db = await fresh(name, withFolds);
+    sums[label]?.push(await workload(db));
+    await db.kysely.destroy();
+    const admin = openDatabase({ dialect: 'postgres', url });
+    await sql.raw(`DROP SCHEMA ${name} CASCADE`).execute(admin.kysely);
+    await admin.kysely.destroy();
+  }
+console.log(
+  `total ms — with 035/036: ${sums.with?.map((n) => n.toFixed(0)).join(', ')}; without: ${sums.without?.map((n) => n.toFixed(0)).join(', ')}`,
+);
+process.exit(0);
