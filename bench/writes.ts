@@ -16,8 +16,7 @@ const NAMES = ['aarav', 'diya', 'ravi', 'meera', 'arjun', 'kavya', 'rohan', 'ish
 const SURNAMES = ['kumar', 'sharma', 'reddy', 'bose', 'iyer', 'joshi', 'nair', 'das'];
 const DOMAINS = ['gmail.com', 'yahoo.co.in', 'outlook.com', 'rediffmail.com'];
 
-const address = (i: number) =>
-  `${NAMES[i % 8]}.${SURNAMES[(i >> 3) % 8]}${i % 997}@${DOMAINS[(i >> 6) % 4]}`;
+const address = (i: number) => `${NAMES[i % 8]}.${SURNAMES[(i >> 3) % 8]}${i % 997}@${DOMAINS[(i >> 6) % 4]}`;
 const time = (i: number) => new Date(Date.UTC(2025, 0, 1) + i * 1_800_000).toISOString();
 
 /** The triggers and index the folded counters add (035, 036). */
