@@ -47,8 +47,24 @@ export function foldable(dialect: Dialect, column: string, fragment: unknown): b
 export const foldedColumn = (column: string) => `${column}#`;
 export const foldedAddressesColumn = (column: string) => `${column}#addresses`;
 
+/**
+ * The folded value (`|| ''`: kept off 004's trigram index over every counter value, which 'gmail'
+ * matches in 615,000 rows — 95 ms, where the table's own ~20,000 folded rows take a few).
+ */
 const matches = (fragment: string, value = sql.ref('val')) =>
-  sql`${value} ILIKE ${likePattern(fragment)} ESCAPE '\\'`;
+  sql`(${value} || '') ILIKE ${likePattern(fragment)} ESCAPE '\\'`;
+
+/** The rows of `table` whose `column` contains `fragment` (see `foldable`). */
+export async function foldedTotal(
+  db: Kysely<Database>,
+  table: CountedTableName,
+  column: string,
+  fragment: string,
+): Promise<number> {
+  const { rows } = await sql<{ n: unknown }>`SELECT coalesce(sum(n), 0) AS n FROM list_totals
+    WHERE tbl = ${table} AND col = ${foldedColumn(column)} AND ${matches(fragment)}`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
 
 /** How many addresses of `column` holding rows contain `fragment` (see `foldable`). */
 export async function foldedAddresses(

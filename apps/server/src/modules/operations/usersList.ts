@@ -27,6 +27,9 @@ import { users } from './lists.ts';
  *   (newest first, as FTS5 gives them), the other filters tested in 033's narrow index by id, both
  *   the total and the page (`emailMatches`): no user's row read ('sharma': 167 → ~15 ms; with a
  *   status 277 → ~60 ms).
+ * - PostgreSQL, an e-mail fragment without a digit alone or with one other filter: the total from
+ *   036's counters per folded address (`foldedEmailTotal`), the page walked in 036's index of the
+ *   ids with the address when that costs less than sorting the trigram candidates (`walksFragment`).
  * An explicit sort (decisions §9) keeps the plain page and count.
  */
 
