@@ -54,29 +54,29 @@ export const foldedAddressesColumn = (column: string) => `${column}#addresses`;
 const matches = (fragment: string, value = sql.ref('val')) =>
   sql`(${value} || '') ILIKE ${likePattern(fragment)} ESCAPE '\\'`;
 
+/** The sum of the folded counters `col` of `table` whose address contains `fragment`. */
+async function sumMatching(
+  db: Kysely<Database>,
+  table: string,
+  col: string,
+  fragment: string,
+): Promise<number> {
+  const { rows } = await sql<{ n: unknown }>`SELECT coalesce(sum(n), 0) AS n FROM list_totals
+    WHERE tbl = ${table} AND col = ${col} AND ${matches(fragment)}`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
 /** The rows of `table` whose `column` contains `fragment` (see `foldable`). */
-export async function foldedTotal(
+export const foldedTotal = (
   db: Kysely<Database>,
   table: CountedTableName,
   column: string,
   fragment: string,
-): Promise<number> {
-  const { rows } = await sql<{ n: unknown }>`SELECT coalesce(sum(n), 0) AS n FROM list_totals
-    WHERE tbl = ${table} AND col = ${foldedColumn(column)} AND ${matches(fragment)}`.execute(db);
-  return Number(rows[0]?.n ?? 0);
-}
+) => sumMatching(db, table, foldedColumn(column), fragment);
 
 /** How many addresses of `column` holding rows contain `fragment` (see `foldable`). */
-export async function foldedAddresses(
-  db: Kysely<Database>,
-  table: CountedTableName | string,
-  column: string,
-  fragment: string,
-): Promise<number> {
-  const { rows } = await sql<{ n: unknown }>`SELECT coalesce(sum(n), 0) AS n FROM list_totals
-    WHERE tbl = ${table} AND col = ${foldedAddressesColumn(column)} AND ${matches(fragment)}`.execute(db);
-  return Number(rows[0]?.n ?? 0);
-}
+export const foldedAddresses = (db: Kysely<Database>, table: string, column: string, fragment: string) =>
+  sumMatching(db, table, foldedAddressesColumn(column), fragment);
 
 /**
  * How many addresses of `column` holding rows contain `fragment` before their first '@' and not
