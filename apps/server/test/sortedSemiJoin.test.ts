@@ -76,6 +76,37 @@ describe.each(DIALECTS)('a sorted list walked against its matches, on %s', (dial
         await expectScanPages(t.app, headers, `make=toyota&sort=${field}&order=${order}`, expected, [100]);
       }, 120_000);
 
+  // A fragment of the sorted column itself, matching several of its counted values ('r': Camry
+  // and Corolla; 'o': Toyota and Honda; 'driver1': 1,111 addresses of a row each): the page is
+  // located through the values' counts in the sorted order, so pages that start inside a value,
+  // straddle two, or cross hundreds must each be the rows' own.
+  const onSortedColumn: [string, string, (r: Row) => string, (r: Row) => boolean][] = [
+    ['model', 'r', (r) => r.model, (r) => /r/i.test(r.model)],
+    ['make', 'o', (r) => (r.toyota ? 'Toyota' : 'Honda'), () => true],
+    [
+      'email',
+      'driver1',
+      (r) => `driver${r.id}@${r.toyota ? 'toyota' : 'honda'}.example.com`,
+      (r) => String(r.id).startsWith('1'),
+    ],
+  ];
+  for (const [field, fragment, key, matches] of onSortedColumn)
+    for (const order of ['asc', 'desc'] as const)
+      it(`pages '${fragment}' sorted by ${field} ${order}, the fragment's own column`, async () => {
+        const sign = order === 'asc' ? 1 : -1;
+        const expected = rows
+          .filter(matches)
+          .sort((a, b) => sign * (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id - b.id))
+          .map((r) => r.id);
+        await expectScanPages(
+          t.app,
+          headers,
+          `${field}=${fragment}&sort=${field}&order=${order}`,
+          expected,
+          [29, 500],
+        );
+      }, 120_000);
+
   // 5,700 Toyota addresses: more matched values than countPlan lists (MAX_PAIR_VALUES), so the
   // total is summed by the database and, on PostgreSQL, the matches are found through the same
   // counted values; each row must still be among them exactly once.
