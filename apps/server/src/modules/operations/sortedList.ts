@@ -307,15 +307,18 @@ export async function sortedPage<T extends CountedTableName, Q extends Query, R>
         // find the ids in the column's (column, id) index alone: 'joshi''s 42,424 in ~150 ms,
         // where ILIKE on the rows read 42,424 of them (650 ms); Toyota's 50,513 in ~12 ms. The
         // same values make the total, so rows and total agree.
+        // The ids travel as one array literal the database writes and reads ('{10,41,…}'): as
+        // rows, then a JavaScript array the driver quotes element by element, 80,914 ids (app
+        // version 3.5) cost ~30 ms to receive and 35–80 ms to send, against ~15 ms in all.
         const counted = filter && filter.rule.match === 'contains' && p?.where !== undefined;
         const condition = counted
           ? sql<SqlBool>`${sql.ref(filter.rule.column)} IN (${containingValues(dialect, table, filter.rule.column, filter.value, sql`t.val`)})`
           : p?.where?.(false);
         const matches = (await base()
           .where(condition ? () => condition : ruleWhere)
-          .select(sql.ref<number>('id').as('id'))
-          .execute()) as { id: number }[];
-        const matched = matches.map((r) => Number(r.id));
+          .select(sql<string | null>`'{' || coalesce(string_agg(${sql.ref('id')}::text, ','), '') || '}'`.as('ids'))
+          .executeTakeFirst()) as { ids: string } | undefined;
+        const matched = matches?.ids ?? '{}';
         ids = await walk(
           new Set(['id', sort.column]),
           () => sql<SqlBool>`${sql.ref('id')} + 0 = ANY(${matched}::int[])`,
