@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { type FilterRules, whereFilters } from '../../lib/filters.ts';
 import { fetchPage, type Page } from '../../lib/list.ts';
 import { resolveSort, type SortShape } from '../../lib/sort.ts';
-import { plan, singleFilter } from './countPlan.ts';
+import { findsByTrigrams, matchCount, plan, singleFilter, tableTotal } from './countPlan.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 import { sortedPage } from './sortedList.ts';
 import { twoFilterPlan } from './twoFilters.ts';
@@ -85,12 +85,21 @@ export async function countedPage<T extends CountedTableName, Q extends { page: 
     // A deeper page: its ids stepped over in an index (late row lookup), then its rows — not the
     // full rows (their scan JSON) of every skipped match ('gmail' since a date, page 100: the
     // 2,970 rows before it were read whole).
-    const [counted] = await filtered.select(sql<number>`count(*)`.as('total')).execute();
+    const byTrigrams = findsByTrigrams(dialect, rules, query);
+    const [[counted], all] = await Promise.all([
+      filtered.select(matchCount(table, byTrigrams).as('total')).execute(),
+      tableTotal(db, table),
+    ]);
     const total = Number((counted as { total?: unknown } | undefined)?.total ?? 0);
     if (offset >= total) return { rows: [], total };
+    // Fewer matches than a walk of the time index would read to reach the page, (offset + page) ×
+    // rows / matches, are sorted instead: on PostgreSQL, an order it cannot take from that index
+    // keeps it on the filter's own (a plate's 752 scans, page 2: 313 ms walking 86,000 entries,
+    // 8 ms sorted). SQLite finds them through its FTS5 table either way.
+    const sorts = byTrigrams && total * total < (offset + query.limit) * all;
     const ids = filtered
       .select(sql.ref<number>('id').as('id'))
-      .orderBy(sql.ref(order), 'desc')
+      .orderBy(sorts ? sql`${sql.ref(order)} || ''` : sql.ref(order), 'desc')
       .orderBy(sql.ref('id'), 'desc')
       .limit(query.limit)
       .offset(offset);

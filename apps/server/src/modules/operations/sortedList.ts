@@ -11,7 +11,7 @@ import type { Database } from '../../db/schema.ts';
 import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filters.ts';
 import type { Page } from '../../lib/list.ts';
 import { type ResolvedSort, sortModifiers } from '../../lib/sort.ts';
-import { containingValues, plan, singleFilter } from './countPlan.ts';
+import { containingValues, findsByTrigrams, matchCount, plan, singleFilter } from './countPlan.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 import { twoFilterPlan } from './twoFilters.ts';
 
@@ -170,20 +170,6 @@ async function valuesOfSortedColumn(
   return { values: rows.map((r) => r.val), skip: offset - Number(rows[0]?.before) };
 }
 
-/**
- * The count of the rows an uncounted filter matches (a licence-plate fragment: 752 of 1,000,000
- * scans). On PostgreSQL it counts the list's time column, which is never null: no index holds it
- * beside the plate, so the plate's trigram index finds the matches (8 ms). `count(*)` let the
- * planner read the plate's sort index (plate, id) whole instead, testing each of its million
- * entries (250–320 ms): it costs that scan below the trigram index's heap visits, whose matches it
- * overestimates thirteenfold.
- */
-function matchCount(dialect: Dialect, table: CountedTableName) {
-  return dialect === 'postgres'
-    ? sql<number>`count(${sql.ref(COUNTED_LISTS[table].counted.order)})`
-    : sql<number>`count(*)`;
-}
-
 /** One page of `table` under `rules` in the order `sort`, then the id in the same direction. */
 export async function sortedPage<T extends CountedTableName, Q extends Query, R>(
   db: Kysely<Database>,
@@ -209,7 +195,7 @@ export async function sortedPage<T extends CountedTableName, Q extends Query, R>
     // No counter answers (a licence-plate fragment): the matches are counted where they are found.
     const counted = await base()
       .where(ruleWhere)
-      .select(matchCount(dialect, table).as('n'))
+      .select(matchCount(table, findsByTrigrams(dialect, rules, query)).as('n'))
       .executeTakeFirstOrThrow();
     total = Number((counted as { n: unknown }).n);
   }
@@ -316,7 +302,9 @@ export async function sortedPage<T extends CountedTableName, Q extends Query, R>
           : p?.where?.(false);
         const matches = (await base()
           .where(condition ? () => condition : ruleWhere)
-          .select(sql<string | null>`'{' || coalesce(string_agg(${sql.ref('id')}::text, ','), '') || '}'`.as('ids'))
+          .select(
+            sql<string | null>`'{' || coalesce(string_agg(${sql.ref('id')}::text, ','), '') || '}'`.as('ids'),
+          )
           .executeTakeFirst()) as { ids: string } | undefined;
         const matched = matches?.ids ?? '{}';
         ids = await walk(
@@ -350,7 +338,7 @@ export async function sortedPage<T extends CountedTableName, Q extends Query, R>
       .where(condition ? () => condition : ruleWhere)
       .select([sql.ref<number>('id').as('id'), sql.ref(sort.column).as('sort_value')])
       // The rows' own time, when no counter found the matches: see `matchCount`.
-      .$if(dialect === 'postgres' && !condition, (q) =>
+      .$if(!condition && findsByTrigrams(dialect, rules, query), (q) =>
         q.select(sql.ref(COUNTED_LISTS[table].counted.order).as('row_time')),
       );
     const nulls =
