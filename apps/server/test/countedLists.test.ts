@@ -95,6 +95,35 @@ describe.each(DIALECTS)('counted activity lists on %s', (dialect) => {
     ['type=generic&country_id=44', (s) => lower(s.type).includes('generic') && s.country_id === 44],
     ['make=tata&email=ravi', (s) => lower(s.make).includes('tata') && lower(s.email).includes('ravi')],
     ['country_id=91&email=e', (s) => s.country_id === 91 && lower(s.email).includes('e')],
+    // A plate fragment (uncounted) with others: found through its own index, the others tested
+    // on its rows (PostgreSQL: kept off their indexes), page 1 and deeper pages sorted.
+    [
+      'license_plate=ka01&make=hond',
+      (s) => lower(s.license_plate).includes('ka01') && lower(s.make).includes('hond'),
+    ],
+    [
+      'license_plate=ka01&country_id=91',
+      (s) => lower(s.license_plate).includes('ka01') && s.country_id === 91,
+    ],
+    [
+      'license_plate=ka01&email=ravi',
+      (s) => lower(s.license_plate).includes('ka01') && lower(s.email).includes('ravi'),
+    ],
+    [
+      'license_plate=XY 1&scan_start_time=2025-05-04T10:00:00Z&type=obd',
+      (s) =>
+        lower(s.license_plate).includes('xy 1') &&
+        s.scan_start_time >= '2025-05-04T10:00:00.000Z' &&
+        lower(s.type).includes('obd'),
+    ],
+    [
+      'license_plate=ka0&scan_end_time=2025-05-06',
+      (s) =>
+        lower(s.license_plate).includes('ka0') &&
+        s.scan_end_time !== null &&
+        s.scan_end_time <= '2025-05-06T23:59:59.999Z',
+    ],
+    ['license_plate=ka&make=a', (s) => lower(s.license_plate).includes('ka') && lower(s.make).includes('a')],
     // Three filters, and a counted one with a date: the general path.
     [
       'make=a&country_id=91&type=obd',
