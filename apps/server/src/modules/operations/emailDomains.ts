@@ -237,14 +237,28 @@ export async function containingPairTotal(
       db,
       sql`SELECT coalesce(sum(n), 0) AS n FROM list_pairs WHERE tbl = ${table} AND a = ${domainA} AND b = ${domainB} AND ${listedValue} IN (${sql.join(listed)}) AND ${testedValue} ${like(dialect)} ${likePattern(fragment)} ESCAPE '\\'`,
     ),
-    sumOf(
+    localPairsTotal(),
+  ]);
+  return domains + locals;
+
+  // The local-only addresses' pairs. A few of them (MAX_LOCAL_ADDRESSES) are looked up by name:
+  // joined instead, PostgreSQL read every pair of the listed value (Toyota: 48,723) and probed
+  // the address counters for each, to find none ('gmail' with Toyota: 190–280 ms, now ~2 ms).
+  async function localPairsTotal(): Promise<number> {
+    const vals = await fewLocalOnlyValues(db, dialect, table, emailColumn, fragment);
+    if (vals?.length === 0) return 0;
+    if (vals !== undefined)
+      return sumOf(
+        db,
+        sql`SELECT coalesce(sum(n), 0) AS n FROM list_pairs WHERE tbl = ${table} AND a = ${pair.a} AND b = ${pair.b} AND ${testedValue} IN (${sql.join(vals)}) AND ${listedValue} IN (${sql.join(listed)})`,
+      );
+    return sumOf(
       db,
       sql`SELECT coalesce(sum(p.n), 0) AS n FROM (${localOnlyValues(dialect, table, emailColumn, fragment, sql`t.val`)}) h
         JOIN list_pairs p ON p.tbl = ${table} AND p.a = ${pair.a} AND p.b = ${pair.b} AND p.${sql.raw(tested === 'a' ? 'av' : 'bv')} = h.val
         WHERE p.${sql.raw(tested === 'a' ? 'bv' : 'av')} IN (${sql.join(listed)})`,
-    ),
-  ]);
-  return domains + locals;
+    );
+  }
 }
 
 /**
