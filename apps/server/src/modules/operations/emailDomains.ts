@@ -244,8 +244,11 @@ export async function containingPairTotal(
   // The local-only addresses' pairs. A few of them (MAX_LOCAL_ADDRESSES) are looked up by name:
   // joined instead, PostgreSQL read every pair of the listed value (Toyota: 48,723) and probed
   // the address counters for each, to find none ('gmail' with Toyota: 190–280 ms, now ~2 ms).
+  // A fragment no domain holds (a surname, on PostgreSQL) has thousands: joined at once, without
+  // first asking the folded counters how many (+20 ms for 'kumar' with Hyundai).
   async function localPairsTotal(): Promise<number> {
-    const vals = await fewLocalOnlyValues(db, dialect, table, emailColumn, fragment);
+    const surname = await readsFolds(db, dialect, table, emailColumn, fragment);
+    const vals = surname ? undefined : await fewLocalOnlyValues(db, dialect, table, emailColumn, fragment);
     if (vals?.length === 0) return 0;
     if (vals !== undefined)
       return sumOf(
