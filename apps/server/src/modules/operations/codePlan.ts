@@ -15,7 +15,7 @@ import {
   valueCounts,
   valueList,
 } from './countPlan.ts';
-import { COUNTED_LISTS, type CountedTableName, heldByTimeIndex } from './lists.ts';
+import { COUNTED_LISTS, type CountedTableName, countedColumnsOf, heldByTimeIndex } from './lists.ts';
 
 /**
  * Scans reporting a fault code (`dtc`, migration 011's `scan_dtcs`) with one other filter; SQLite
@@ -198,7 +198,7 @@ function postgresCodePlan<Q extends object>(
 
   const column = other.column;
   const ending = column === spec.end && other.match === 'atMost';
-  const counted = [...spec.byDay, ...spec.totalsOnly].includes(column as never);
+  const counted = countedColumnsOf(table).includes(column);
   if (!ending && !(counted && (other.match === 'contains' || other.match === 'exact'))) return undefined;
   if (resolveSort(COUNTED_LISTS[table].sort as SortShape<string>, query as SortQuery)) return undefined;
   return async () => {

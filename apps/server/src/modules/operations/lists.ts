@@ -278,6 +278,12 @@ export const COUNTED_LISTS = {
 
 export type CountedTableName = keyof typeof COUNTED_LISTS;
 
+/** The columns of `table` whose values have their own counters (per day, or in total only). */
+export function countedColumnsOf(table: CountedTableName): readonly string[] {
+  const { byDay, totalsOnly } = COUNTED_LISTS[table].counted;
+  return [...byDay, ...totalsOnly];
+}
+
 /**
  * The columns 004 added to a table's time-order index (`<table>_order_filters`: the time, the id,
  * then these): its counted columns of many values, but the ids (actuations' car model). A filter

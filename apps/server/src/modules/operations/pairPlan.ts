@@ -18,7 +18,7 @@ import {
 } from './countPlan.ts';
 import { containingPairTotal, manyLocalOnly, splitsAtDomain } from './emailDomains.ts';
 import { FOLDED_WITH, foldable, foldedPairTotal } from './emailFolds.ts';
-import { COUNTED_LISTS, type CountedTableName, heldByTimeIndex } from './lists.ts';
+import { COUNTED_LISTS, type CountedTableName, countedColumnsOf, heldByTimeIndex } from './lists.ts';
 
 /** A list's usual page size: what a walk is costed for. */
 const PAGE = 30;
@@ -43,7 +43,7 @@ export function pairPlan<Q extends object>(
   query: Q,
 ): (() => Promise<Plan & { where: (walk: boolean) => Expression<SqlBool> }>) | undefined {
   const spec = COUNTED_LISTS[table].counted;
-  const countedColumns = [...spec.byDay, ...spec.totalsOnly] as string[];
+  const countedColumns = countedColumnsOf(table);
   const active = activeRules(rules, query);
   if (active.length !== 2) return undefined;
   const filters = active.map(([param, rule]) => ({ rule, value: (query as Filters)[param] }));

@@ -12,7 +12,7 @@ import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filte
 import type { Page } from '../../lib/list.ts';
 import { type ResolvedSort, sortModifiers } from '../../lib/sort.ts';
 import { containingValues, findsByTrigrams, matchCount, plan, singleFilter } from './countPlan.ts';
-import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
+import { COUNTED_LISTS, type CountedTableName, countedColumnsOf } from './lists.ts';
 import { twoFilterPlan } from './twoFilters.ts';
 
 /**
@@ -145,8 +145,7 @@ async function valuesOfSortedColumn(
   limit: number,
 ): Promise<{ values: string[]; skip: number } | undefined> {
   if (filter?.rule.match !== 'contains' || filter.rule.column !== sort.column) return undefined;
-  const { byDay, totalsOnly } = COUNTED_LISTS[table].counted;
-  if (!([...byDay, ...totalsOnly] as readonly string[]).includes(sort.column)) return undefined;
+  if (!countedColumnsOf(table).includes(sort.column)) return undefined;
   const values = containingValues(
     dialect,
     table,

@@ -12,7 +12,7 @@ import {
   valueList,
   WALK_SHARE,
 } from './countPlan.ts';
-import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
+import { COUNTED_LISTS, type CountedTableName, countedColumnsOf } from './lists.ts';
 
 /**
  * SQLite, filters the counters cannot total together (three or more, a date with a value…): each
@@ -35,7 +35,7 @@ export async function countedValuesWhere<Q extends object>(
       (await postgresShortFragments(db, table, rules, query)) ?? postgresThroughUncounted(table, rules, query)
     );
   const spec = COUNTED_LISTS[table].counted;
-  const countedColumns = [...spec.byDay, ...spec.totalsOnly] as string[];
+  const countedColumns = countedColumnsOf(table);
   const active = activeRules(rules, query);
   const isCounted = (rule: FilterRule) => countedColumns.includes(rule.column) && rule.match === 'contains';
   const counted = active.filter(([, rule]) => isCounted(rule));
@@ -112,8 +112,7 @@ function postgresThroughUncounted<Q extends object>(
   rules: FilterRules<Q>,
   query: Q,
 ): ((eb: ExpressionBuilder<Database, CountedTableName>) => Expression<SqlBool>) | undefined {
-  const spec = COUNTED_LISTS[table].counted;
-  const countedColumns = [...spec.byDay, ...spec.totalsOnly] as string[];
+  const countedColumns = countedColumnsOf(table);
   const active = activeRules(rules, query);
   const finding = active.filter(
     ([param, rule]) =>
@@ -158,7 +157,7 @@ async function postgresShortFragments<Q extends object>(
   query: Q,
 ): Promise<((eb: ExpressionBuilder<Database, CountedTableName>) => Expression<SqlBool>) | undefined> {
   const spec = COUNTED_LISTS[table].counted;
-  const countedColumns = [...spec.byDay, ...spec.totalsOnly] as string[];
+  const countedColumns = countedColumnsOf(table);
   const active = activeRules(rules, query);
   const short = active.filter(
     ([param, rule]) =>
