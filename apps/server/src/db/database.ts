@@ -49,6 +49,7 @@ import { appUserEmailCountsMigration } from './migrations/033_app_user_email_cou
 import { appUserDayCountsMigration } from './migrations/034_app_user_day_counts.ts';
 import { listEmailFoldsMigration } from './migrations/035_list_email_folds.ts';
 import { appUserEmailFoldsMigration } from './migrations/036_app_user_email_folds.ts';
+import { listAddressTrigramsMigration } from './migrations/037_list_address_trigrams.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -259,6 +260,7 @@ export async function migrate(db: Db): Promise<void> {
     '034_app_user_day_counts': appUserDayCountsMigration(db.dialect),
     '035_list_email_folds': listEmailFoldsMigration(db.dialect),
     '036_app_user_email_folds': appUserEmailFoldsMigration(db.dialect),
+    '037_list_address_trigrams': listAddressTrigramsMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.
