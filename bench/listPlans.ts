@@ -12,7 +12,8 @@
  * (`'?email=gmail&sort=model&order=asc&page=100'`) or of the list it names
  * (`'/api/SpecialFunctions?email=kumar&make=hyundai'`): single filters, sorts, triples. The pairs
  * are the scans list's, or those of BENCH_PAIRS_LISTS (`SpecialFunctions,users`); `sorts` runs
- * every scans-list case of `bench/sort.ts` (statements shown for those over 100 ms) and lists them.
+ * every case of `bench/sort.ts` (statements shown for those over 100 ms; BENCH_SORTS_ONLY keeps
+ * the URLs holding it) and lists those over 100 ms.
  *
  * SQLite opened read-only (the 1,000,000-row bench database of bench/operations.ts); PostgreSQL
  * through a pool as the server has one (statements of a request may run on two connections).
@@ -80,7 +81,7 @@ const sweep = only === 'sorts';
 const urls = only.includes('?')
   ? [only.startsWith('?') ? `/api/ScanDetail${only}` : only]
   : sweep
-    ? sortCases()
+    ? sortCases().filter((url) => url.includes(process.env.BENCH_SORTS_ONLY ?? ''))
     : await filterPairUrls(process.env.BENCH_PAIRS_LISTS?.split(',') ?? ['ScanDetail']);
 const slow: string[] = [];
 for (const url of urls) {
