@@ -12,8 +12,9 @@ import type { Dialect } from '../database.ts';
  *
  * One trigram index per activity table's address counters (a partial index: each holds only
  * that table's addresses, ~32 MB at a million runs) finds the 25,156 in ~7 ms and their rows in
- * ~70 ms (`sortedList.ts`). A counter row is written once per new address, so a run that bumps an
- * existing counter costs nothing more. SQLite: nothing (its FTS5 index, 026, is answered first).
+ * ~70 ms (`sortedList.ts`). Writes: no counter update is HOT (035's index includes `n`), so each
+ * run written adds an entry here too — about +10 % on a run's ~5 ms at a million (bench/RESULTS.md,
+ * session 18). SQLite: nothing (its FTS5 index, 026, is answered first).
  */
 
 /** Frozen: each activity table's counted e-mail column (004). */
