@@ -11,6 +11,28 @@ import { expectScanPages } from './scanPages.ts';
  * the rows' own order — on PostgreSQL too, whose plan differs (the matches' ids bound as one
  * array, found through a contains filter's counted values).
  */
+/** A scan row: the columns a case varies, the rest the same for every row. */
+const scan = (varied: {
+  email: string;
+  scan_start_time: string;
+  make: string;
+  model: string;
+  license_plate: string;
+  vin: string;
+}) => ({
+  ...varied,
+  app_user_id: null,
+  scan_end_time: null,
+  scan_ended: 1,
+  country_id: 91,
+  function: 'Full Scan',
+  type: 'OBD',
+  app_version: '3.4.1',
+  pdf_report: null,
+  scan_res_array: '[]',
+  decoded_array: '[]',
+});
+
 describe.each(DIALECTS)('a sorted list walked against its matches, on %s', (dialect) => {
   let t: TestContext;
   let headers: Record<string, string>;
@@ -35,24 +57,16 @@ describe.each(DIALECTS)('a sorted list walked against its matches, on %s', (dial
       await t.db.kysely
         .insertInto('scans')
         .values(
-          rows.slice(from, from + 500).map((r) => ({
-            email: `driver${r.id}@${r.toyota ? 'toyota' : 'honda'}.example.com`,
-            app_user_id: null,
-            scan_start_time: new Date(Date.UTC(2026, 0, 1) + r.id * 60_000).toISOString(),
-            scan_end_time: null,
-            make: r.toyota ? 'Toyota' : 'Honda',
-            model: r.model,
-            license_plate: r.plate,
-            vin: r.vin,
-            scan_ended: 1,
-            country_id: 91,
-            function: 'Full Scan',
-            type: 'OBD',
-            app_version: '3.4.1',
-            pdf_report: null,
-            scan_res_array: '[]',
-            decoded_array: '[]',
-          })),
+          rows.slice(from, from + 500).map((r) =>
+            scan({
+              email: `driver${r.id}@${r.toyota ? 'toyota' : 'honda'}.example.com`,
+              scan_start_time: new Date(Date.UTC(2026, 0, 1) + r.id * 60_000).toISOString(),
+              make: r.toyota ? 'Toyota' : 'Honda',
+              model: r.model,
+              license_plate: r.plate,
+              vin: r.vin,
+            }),
+          ),
         )
         .execute();
   }, 300_000);
@@ -133,24 +147,14 @@ describe.each(DIALECTS)('a sorted list walked against its matches, on %s', (dial
         .values(
           Array.from({ length: Math.min(500, 5_400 - from) }, (_, i) => {
             const k = from + i;
-            return {
+            return scan({
               email: `kumar.${k}@mail.example.com`,
-              app_user_id: null,
               scan_start_time: new Date(Date.UTC(2026, 2, 1) + k * 60_000).toISOString(),
-              scan_end_time: null,
               make: 'Tata',
               model: 'Nexon',
               license_plate: `KA${String(k).padStart(4, '0')}`,
               vin: `ZZ${String((k * 7_919) % 5_400).padStart(8, '0')}`,
-              scan_ended: 1,
-              country_id: 91,
-              function: 'Full Scan',
-              type: 'OBD',
-              app_version: '3.4.1',
-              pdf_report: null,
-              scan_res_array: '[]',
-              decoded_array: '[]',
-            };
+            });
           }),
         )
         .returning(['id', 'vin'])
