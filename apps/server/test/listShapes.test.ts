@@ -44,4 +44,21 @@ describe.each(DIALECTS)('counted list shapes match the database (%s)', (dialect)
       expect(counted.byMonth.filter((col) => !withMonths.has(col))).toEqual([]);
     },
   );
+
+  // The sorted pages read the counters' values in the column's order (`sortedList.ts`): the
+  // columns declared numeric must be exactly the counted ones that hold numbers.
+  it.each(Object.keys(COUNTED_LISTS) as CountedTableName[])(
+    '%s: the counted columns holding numbers are declared numeric',
+    async (table) => {
+      const { counted } = COUNTED_LISTS[table];
+      const row = (await t.db.kysely.selectFrom(table).selectAll().executeTakeFirstOrThrow()) as Record<
+        string,
+        unknown
+      >;
+      const columns = [...counted.byDay, ...counted.totalsOnly];
+      expect(columns.filter((col) => typeof row[col] === 'number').sort()).toEqual(
+        [...counted.numeric].sort(),
+      );
+    },
+  );
 });

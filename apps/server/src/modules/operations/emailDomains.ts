@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { trigramPhrase, usesTrigramIndex } from '../../lib/filters.ts';
 import { likePattern } from '../../lib/sql.ts';
 import { foldable, foldedEndedBefore, foldedLocalOnlyAddresses, foldedTotal } from './emailFolds.ts';
-import type { CountedTableName } from './lists.ts';
+import { type CountedTableName, EMAIL_COLUMNS } from './lists.ts';
 
 /**
  * Exact totals of a contains filter on an e-mail column that matches a large part of the
@@ -18,9 +18,6 @@ import type { CountedTableName } from './lists.ts';
  * Each address found is tested with the dialect's LIKE / ILIKE again, as `containingValues` does:
  * the totals are those of the same test on the rows.
  */
-
-/** The counted e-mail columns (027 keeps their domains). */
-const EMAIL_COLUMNS: readonly string[] = ['email', 'user_email'];
 
 /** Whether `fragment` on `column` can be totalled from the domain and local-part counters. */
 export function splitsAtDomain(column: string, fragment: unknown): boolean {

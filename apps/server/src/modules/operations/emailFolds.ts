@@ -2,7 +2,7 @@ import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { likePattern } from '../../lib/sql.ts';
-import type { CountedTableName } from './lists.ts';
+import { type CountedTableName, EMAIL_COLUMNS } from './lists.ts';
 
 /**
  * PostgreSQL: totals of an e-mail fragment holding no digit from the folded addresses' counters
@@ -14,9 +14,6 @@ import type { CountedTableName } from './lists.ts';
  *
  * SQLite keeps no folded counters (035 says why).
  */
-
-/** The counted e-mail columns (004). */
-const EMAIL_COLUMNS: readonly string[] = ['email', 'user_email'];
 
 /**
  * The columns whose pairs with the e-mail are folded too (035's frozen list; the bulk seed

@@ -59,6 +59,8 @@ export interface CountedColumns {
   totalsOnly: readonly string[];
   /** …and per month of `order`, in the value's own counter row. */
   byMonth: readonly string[];
+  /** Counted columns holding numbers: their counters' values (text) order as numbers. */
+  numeric: readonly string[];
 }
 
 export const users = {
@@ -133,6 +135,7 @@ export const scans = {
     byDay: ['make', 'country_id', 'type', 'app_version'],
     totalsOnly: ['email', 'model'],
     byMonth: ['email', 'model'],
+    numeric: ['country_id'],
   },
   /** Sortable columns (decisions §9); migration 015 indexes each. Without a sort: newest start first. */
   sort: {
@@ -200,6 +203,7 @@ export const specialFunctionRuns = {
     ],
     totalsOnly: ['user_email', 'model'],
     byMonth: ['user_email', 'model'],
+    numeric: ['item_number', 'scan_ended', 'hard_coded'],
   },
   sort: {
     columns: sameNames(SPECIAL_FUNCTION_SORT_FIELDS),
@@ -251,6 +255,7 @@ export const actuationRuns = {
     byDay: ['make', 'input', 'actuation_type', 'actuation_option'],
     totalsOnly: ['user_email', 'model', 'user_car_model_id'],
     byMonth: ['user_email', 'model'],
+    numeric: ['user_car_model_id'],
   },
   sort: {
     columns: sameNames(ACTUATION_SORT_FIELDS),
@@ -277,6 +282,9 @@ export const COUNTED_LISTS = {
 } as const satisfies Record<string, { table: string; counted: CountedColumns }>;
 
 export type CountedTableName = keyof typeof COUNTED_LISTS;
+
+/** The counted e-mail columns (004), whose domains (027) and folds (035) are counted too. */
+export const EMAIL_COLUMNS: readonly string[] = ['email', 'user_email'];
 
 /** The columns of `table` whose values have their own counters (per day, or in total only). */
 export function countedColumnsOf(table: CountedTableName): readonly string[] {

@@ -12,7 +12,7 @@ import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filte
 import type { Page } from '../../lib/list.ts';
 import { type ResolvedSort, sortModifiers } from '../../lib/sort.ts';
 import { containingValues, findsByTrigrams, matchCount, plan, singleFilter } from './countPlan.ts';
-import { COUNTED_LISTS, type CountedTableName, countedColumnsOf } from './lists.ts';
+import { COUNTED_LISTS, type CountedTableName, countedColumnsOf, EMAIL_COLUMNS } from './lists.ts';
 import { twoFilterPlan } from './twoFilters.ts';
 
 /**
@@ -169,6 +169,87 @@ async function valuesOfSortedColumn(
   return { values: rows.map((r) => r.val), skip: offset - Number(rows[0]?.before) };
 }
 
+/** Rows of the page's sorted values a paired read may read per row it keeps (offset + page)… */
+const PAIRED_DENSITY = 4;
+/** …or this many, whichever is more. */
+const PAIRED_ROWS = 2_000;
+
+/**
+ * A filter on one counted column sorted by another that relates to it (BMW's actuation runs by
+ * car model id: the model ids are BMW's own): the pair counters (017: rows per pair of values of
+ * the two columns) summed per value of the sorted column, in the sorted order, say which values
+ * hold the page and how many matches of the first come before it — as `valuesOfSortedColumn` does
+ * for a filter on the sorted column itself. Walking the sorted column's index met no match until
+ * the filter's own values (every other make's models first); sorting 32,932 matches read all
+ * their rows (430–500 ms at a million). Kept only when the rows of those values are mostly
+ * matches (PAIRED_DENSITY): unrelated columns are walked instead, where matches come early.
+ * Rows whose sorted column is null are in no pair: there are `total` less the pairs' sum, first
+ * ascending and last descending (as SQLite orders nulls); a page among them is left to the other
+ * plans. Numeric columns (the shape's `numeric`) order their counters' text as numbers.
+ */
+async function pairedValuesOfSortedColumn(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: CountedTableName,
+  filter: ReturnType<typeof singleFilter>,
+  sort: ResolvedSort,
+  offset: number,
+  within: number,
+  total: number,
+): Promise<{ values: string[]; skip: number } | undefined> {
+  if (!filter || filter.rule.column === sort.column) return undefined;
+  const { rule, value } = filter;
+  if (rule.match !== 'contains' && rule.match !== 'exact' && rule.match !== 'flag') return undefined;
+  const counted = countedColumnsOf(table);
+  if (!counted.includes(rule.column) || !counted.includes(sort.column)) return undefined;
+  // An e-mail has a pair per address: sums over up to hundreds of thousands of them, each value
+  // holding a row or two, are neither quick nor dense.
+  if (EMAIL_COLUMNS.includes(sort.column)) return undefined;
+  // The pairs are keyed with the two columns in name order.
+  const filterSide = rule.column < sort.column ? 'av' : 'bv';
+  const sortSide = sql.ref(filterSide === 'av' ? 'bv' : 'av');
+  const [a, b] = [rule.column, sort.column].sort() as [string, string];
+  const filterValues =
+    rule.match === 'contains'
+      ? sql`IN (${containingValues(dialect, table, rule.column, value, sql`t.val`, SORTED_VALUES + 1, true)})`
+      : sql`= ${rule.match === 'flag' ? (value ? '1' : '0') : String(value)}`;
+  const numeric = (COUNTED_LISTS[table].counted.numeric as readonly string[]).includes(sort.column);
+  const ordered = numeric
+    ? sql`CAST(sv AS ${sql.raw(dialect === 'postgres' ? 'bigint' : 'integer')})`
+    : sql`sv`;
+  const direction = sql.raw(sort.order);
+  const { rows } = await sql<{ sv: string; n: unknown; before: unknown; paired: unknown }>`
+    SELECT sv, n, before, paired FROM (
+      SELECT sv, n, sum(n) OVER (ORDER BY ${ordered} ${direction} ROWS UNBOUNDED PRECEDING) - n AS before,
+        sum(n) OVER () AS paired
+      FROM (
+        SELECT ${sortSide} AS sv, sum(n) AS n FROM list_pairs
+        WHERE tbl = ${table} AND a = ${a} AND b = ${b} AND ${sql.ref(filterSide)} ${filterValues} AND n > 0
+        GROUP BY ${sortSide}
+      ) g
+    ) w
+    ORDER BY ${ordered} ${direction}`.execute(db);
+  if (rows.length === 0) return undefined;
+  const nulls = total - Number(rows[0]?.paired);
+  // Where the page starts among the paired rows; pages reaching into the nulls are left alone.
+  const start = sort.order === 'asc' ? offset - nulls : offset;
+  if (start < 0 || start + within > total - nulls) return undefined;
+  const held = rows.filter(
+    (r) => Number(r.before) < start + within && Number(r.before) + Number(r.n) > start,
+  );
+  const first = held[0];
+  if (!first) return undefined;
+  const values = held.map((r) => r.sv);
+  // Only dense values: every row of them is read (and, on PostgreSQL, sorted) to keep the matches.
+  const rowsOfValues = await sql<{ n: unknown }>`
+    SELECT coalesce(sum(n), 0) AS n FROM list_totals
+    WHERE tbl = ${table} AND col = ${sort.column} AND val IN (${sql.join(values)})`.execute(db);
+  const skip = start - Number(first.before);
+  if (Number(rowsOfValues.rows[0]?.n) > Math.max(PAIRED_DENSITY * (skip + within), PAIRED_ROWS))
+    return undefined;
+  return { values, skip };
+}
+
 /** One page of `table` under `rules` in the order `sort`, then the id in the same direction. */
 export async function sortedPage<T extends CountedTableName, Q extends Query, R>(
   db: Kysely<Database>,
@@ -210,20 +291,35 @@ export async function sortedPage<T extends CountedTableName, Q extends Query, R>
   // Kysely writes an embedded query in parentheses: `AS MATERIALIZED (select …)`.
   let idsIn: ((eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>) | undefined;
   const sortedValues = await valuesOfSortedColumn(db, dialect, table, filter, sort, offset, query.limit);
-  if (filter === null || onSortedColumn(filter, sort) || sortedValues !== undefined) {
+  const pairedValues =
+    sortedValues ??
+    (await pairedValuesOfSortedColumn(db, dialect, table, filter, sort, offset, within, total));
+  if (
+    filter === null ||
+    onSortedColumn(filter, sort) ||
+    sortedValues !== undefined ||
+    pairedValues !== undefined
+  ) {
     // No filter, or one that bounds the sorted column itself (country 91 by country, an end
-    // bound by end time, 'toyota' by make): the sorted column's index holds the matches as
-    // ranges, in order. Skipped rows are stepped over in the sorted column's index (ids only),
-    // then the page's rows read.
+    // bound by end time, 'toyota' by make), or whose matches are dense in a few values of it
+    // (BMW by car model): the sorted column's index holds the matches as ranges, in order.
+    // Skipped rows are stepped over in the sorted column's index (ids only), then the page's rows
+    // read.
+    const inValues = (values: string[]) => sql<SqlBool>`${sql.ref(sort.column)} IN (${sql.join(values)})`;
     const bounded =
       filter === null
         ? base()
         : sortedValues !== undefined
-          ? base().where(sql<SqlBool>`${sql.ref(sort.column)} IN (${sql.join(sortedValues.values)})`)
-          : base().where(ruleWhere);
+          ? base().where(inValues(sortedValues.values))
+          : pairedValues !== undefined
+            ? // The filter kept off its own index: the values' range is the one read.
+              base()
+                .where(inValues(pairedValues.values))
+                .where(walkConditions<T, Q>(dialect, rules, query, p?.where))
+            : base().where(ruleWhere);
     const ids = ordered(bounded.select(sql.ref<number>('id').as('id')))
       .limit(query.limit)
-      .offset(sortedValues?.skip ?? offset);
+      .offset(pairedValues?.skip ?? offset);
     idsIn = (eb) => eb(sql.ref('id'), 'in', ids as never);
   } else {
     // The ids of the page found by walking the sorted column's index (at most `budget` entries,
