@@ -202,24 +202,29 @@ async function pairedValuesOfSortedColumn(
   if (rule.match !== 'contains' && rule.match !== 'exact' && rule.match !== 'flag') return undefined;
   const counted = countedColumnsOf(table);
   if (!counted.includes(rule.column) || !counted.includes(sort.column)) return undefined;
-  // An e-mail has a pair per address: sums over up to hundreds of thousands of them, each value
-  // holding a row or two, are neither quick nor dense.
-  if (EMAIL_COLUMNS.includes(sort.column)) return undefined;
+  // An e-mail has a pair per address: sums over up to hundreds of thousands of them, each address
+  // holding a row or two, are neither quick nor dense, on either side.
+  if (EMAIL_COLUMNS.includes(sort.column) || EMAIL_COLUMNS.includes(rule.column)) return undefined;
   // The pairs are keyed with the two columns in name order.
   const filterSide = rule.column < sort.column ? 'av' : 'bv';
   const sortSide = sql.ref(filterSide === 'av' ? 'bv' : 'av');
   const [a, b] = [rule.column, sort.column].sort() as [string, string];
   const filterValues =
     rule.match === 'contains'
-      ? sql`IN (${containingValues(dialect, table, rule.column, value, sql`t.val`, SORTED_VALUES + 1, true)})`
+      ? // Every value: the sums must be whole (the filter's column is not an e-mail: hundreds at most).
+        sql`IN (${containingValues(dialect, table, rule.column, value, sql`t.val`, undefined, true)})`
       : sql`= ${rule.match === 'flag' ? (value ? '1' : '0') : String(value)}`;
   const numeric = (COUNTED_LISTS[table].counted.numeric as readonly string[]).includes(sort.column);
   const ordered = numeric
     ? sql`CAST(sv AS ${sql.raw(dialect === 'postgres' ? 'bigint' : 'integer')})`
     : sql`sv`;
   const direction = sql.raw(sort.order);
-  const { rows } = await sql<{ sv: string; n: unknown; before: unknown; paired: unknown }>`
-    SELECT sv, n, before, paired FROM (
+  // The null rows come first ascending: the page starts that many rows later among the paired.
+  // (Integers the server worked out, written as literals: PostgreSQL need not guess their types.)
+  const start =
+    sort.order === 'asc' ? sql`${sql.lit(offset)} - (${sql.lit(total)} - paired)` : sql`${sql.lit(offset)}`;
+  const { rows: held } = await sql<{ sv: string; before: unknown; paired: unknown; start: unknown }>`
+    SELECT sv, before, paired, ${start} AS start FROM (
       SELECT sv, n, sum(n) OVER (ORDER BY ${ordered} ${direction} ROWS UNBOUNDED PRECEDING) - n AS before,
         sum(n) OVER () AS paired
       FROM (
@@ -228,23 +233,18 @@ async function pairedValuesOfSortedColumn(
         GROUP BY ${sortSide}
       ) g
     ) w
+    WHERE before < ${start} + ${sql.lit(within)} AND before + n > ${start}
     ORDER BY ${ordered} ${direction}`.execute(db);
-  if (rows.length === 0) return undefined;
-  const nulls = total - Number(rows[0]?.paired);
-  // Where the page starts among the paired rows; pages reaching into the nulls are left alone.
-  const start = sort.order === 'asc' ? offset - nulls : offset;
-  if (start < 0 || start + within > total - nulls) return undefined;
-  const held = rows.filter(
-    (r) => Number(r.before) < start + within && Number(r.before) + Number(r.n) > start,
-  );
   const first = held[0];
-  if (!first) return undefined;
+  // Pages reaching into the nulls are left to the other plans.
+  if (!first || Number(first.start) < 0 || Number(first.start) + within > Number(first.paired))
+    return undefined;
   const values = held.map((r) => r.sv);
   // Only dense values: every row of them is read (and, on PostgreSQL, sorted) to keep the matches.
   const rowsOfValues = await sql<{ n: unknown }>`
     SELECT coalesce(sum(n), 0) AS n FROM list_totals
     WHERE tbl = ${table} AND col = ${sort.column} AND val IN (${sql.join(values)})`.execute(db);
-  const skip = start - Number(first.before);
+  const skip = Number(first.start) - Number(first.before);
   if (Number(rowsOfValues.rows[0]?.n) > Math.max(PAIRED_DENSITY * (skip + within), PAIRED_ROWS))
     return undefined;
   return { values, skip };
