@@ -13,7 +13,8 @@
  * (`'/api/SpecialFunctions?email=kumar&make=hyundai'`): single filters, sorts, triples. The pairs
  * are the scans list's, or those of BENCH_PAIRS_LISTS (`SpecialFunctions,users`); `sorts` runs
  * every case of `bench/sort.ts` (statements shown for those over 100 ms; BENCH_SORTS_ONLY keeps
- * the URLs holding it) and lists those over 100 ms.
+ * the URLs holding it) and lists those over 100 ms; `singles` every single filter of
+ * `bench/operations.ts` on its four lists at pages 1, 100 and 10,000, listing those over 30 ms.
  *
  * SQLite opened read-only (the 1,000,000-row bench database of bench/operations.ts); PostgreSQL
  * through a pool as the server has one (statements of a request may run on two connections).
@@ -34,7 +35,8 @@ import {
   listSpecialFunctions,
   listUsers,
 } from '../apps/server/src/modules/operations/repository.ts';
-import { filterPairUrls } from './lists.ts';
+import { filterPairUrls, singleFilterUrls } from './lists.ts';
+import { OPERATION_CASES } from './operations.ts';
 import { sortCases } from './sort.ts';
 
 const [file, only = '', runsArg = '3'] = process.argv.slice(2);
@@ -75,14 +77,18 @@ const LISTS: Record<string, (dialect: Dialect, query: Record<string, string>) =>
     '/api/users': (d, q) => listUsers(db, d, userQuerySchema.parse(q)),
   };
 
-const sweep = only === 'sorts';
+const sweep = only === 'sorts' || only === 'singles';
+// The target a sweep lists the cases over: 30 ms for one filter at any page, 100 ms for a sort.
+const target = only === 'singles' ? 30 : 100;
 // A list path before the `?` runs that list (`/api/SpecialFunctions?email=kumar`); `?…` alone
 // runs the scans list; BENCH_PAIRS_LISTS keeps the pairs of those lists (default: the scans').
 const urls = only.includes('?')
   ? [only.startsWith('?') ? `/api/ScanDetail${only}` : only]
-  : sweep
-    ? sortCases().filter((url) => url.includes(process.env.BENCH_SORTS_ONLY ?? ''))
-    : await filterPairUrls(process.env.BENCH_PAIRS_LISTS?.split(',') ?? ['ScanDetail']);
+  : only === 'singles'
+    ? (await Promise.all(OPERATION_CASES.map(({ path }) => singleFilterUrls(path, [1, 100, 10_000])))).flat()
+    : sweep
+      ? sortCases().filter((url) => url.includes(process.env.BENCH_SORTS_ONLY ?? ''))
+      : await filterPairUrls(process.env.BENCH_PAIRS_LISTS?.split(',') ?? ['ScanDetail']);
 const slow: string[] = [];
 for (const url of urls) {
   const [path = '', search] = url.split('?');
@@ -104,9 +110,9 @@ for (const url of urls) {
     }
   }
   console.log(`${sweep ? '' : '\n'}### ${url} total ${total} best ${best.toFixed(1)} ms`);
-  if (best > 100) slow.push(`${best.toFixed(1).padStart(8)} ms ${url}`);
-  // The sweep shows the statements of the cases over 100 ms only.
-  if (sweep && best <= 100) continue;
+  if (best > target) slow.push(`${best.toFixed(1).padStart(8)} ms ${url}`);
+  // A sweep shows the statements of the cases over its target only.
+  if (sweep && best <= target) continue;
   for (const statement of bestStatements) {
     const sql = statement.sql.replace(/\s+/g, ' ');
     console.log(
@@ -134,6 +140,6 @@ for (const url of urls) {
     }
   }
 }
-if (sweep) console.log(`\n${slow.length} cases over 100 ms:\n${slow.sort().reverse().join('\n')}`);
+if (sweep) console.log(`\n${slow.length} cases over ${target} ms:\n${slow.sort().reverse().join('\n')}`);
 await db.destroy();
 sqlite?.close();

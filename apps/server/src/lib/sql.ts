@@ -1,5 +1,6 @@
-import { type ExpressionBuilder, type ReferenceExpression, sql } from 'kysely';
+import { type Compilable, type ExpressionBuilder, type Kysely, type ReferenceExpression, sql } from 'kysely';
 import type { Dialect } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
 
 /** Escapes LIKE wildcards so a user's `%` or `_` matches itself. */
 export function likePattern(fragment: string): string {
@@ -27,4 +28,29 @@ export function equalsCI<DB, TB extends keyof DB>(
   value: string,
 ) {
   return eb(eb.fn('lower', [column]), '=', value.toLowerCase());
+}
+
+/**
+ * Runs `query` on PostgreSQL with sorting priced out (`enable_sort = off`, for this statement's
+ * transaction only), so a page read in an index's order walks that index instead of sorting every
+ * match. The planner prices a fragment's ILIKE at a fixed share of the rows (0.5 %), and for a
+ * fragment in 4 % of them ('kumar': 41,908 of 1,000,000 special-function runs) it chose a
+ * parallel scan of the whole table and a top-N sort: 307 ms for page 100, where walking the
+ * time-order index takes 48. Only for the ids of a page whose plan says its matches are frequent
+ * (`walk`): a sort of a few is the better plan otherwise. Inside a transaction already, the
+ * setting is set and reset around the statement.
+ */
+export async function inIndexOrder<R>(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  query: Compilable<R>,
+): Promise<R[]> {
+  if (dialect !== 'postgres') return (await db.executeQuery(query.compile())).rows;
+  const walking = async (trx: Kysely<Database>) => {
+    await sql`SET LOCAL enable_sort = off`.execute(trx);
+    const { rows } = await trx.executeQuery(query.compile());
+    if (db.isTransaction) await sql`RESET enable_sort`.execute(trx);
+    return rows;
+  };
+  return db.isTransaction ? walking(db) : db.transaction().execute(walking);
 }

@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { type FilterRules, usesTrigramIndex, whereFilters } from '../../lib/filters.ts';
 import { fetchPage, type Page } from '../../lib/list.ts';
 import { resolveSort, type SortShape } from '../../lib/sort.ts';
+import { inIndexOrder } from '../../lib/sql.ts';
 import { findsByTrigrams, matchCount, plan, singleFilter, tableTotal } from './countPlan.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 import { sortedPage } from './sortedList.ts';
@@ -197,6 +198,14 @@ export async function countedPage<T extends CountedTableName, Q extends { page: 
       .orderBy(sql.ref('id'), direction)
       .limit(limit)
       .offset(from);
+    if (walk && dialect === 'postgres' && filter) {
+      // One filter: its ids walked in the time index, then their rows (see `inIndexOrder`). Not
+      // for two: 'kumar' with Diesel tests the variant on each row the walk meets (1.7 % match),
+      // where the table scan PostgreSQL chooses is the cheaper (372 ms walking against 289).
+      const found = (await inIndexOrder(db, dialect, ids)).map((r) => r.id);
+      if (found.length === 0) return [];
+      return select(base().where((eb) => eb(sql.ref<number>('id'), 'in', found))).execute();
+    }
     return select(base().where((eb) => eb(sql.ref<number>('id'), 'in', ids))).execute();
   };
   if (olderEndOf) {

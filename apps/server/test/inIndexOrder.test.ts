@@ -1,0 +1,45 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inIndexOrder } from '../src/lib/sql.ts';
+import { createTestApp, DIALECTS, type TestContext } from './helpers.ts';
+
+/**
+ * `inIndexOrder` prices sorting out for one statement on PostgreSQL: the answer is the same, and
+ * the setting never outlives it — not on a pooled connection the next request gets, not in a
+ * transaction the caller goes on with.
+ */
+describe.each(DIALECTS)('inIndexOrder on %s', (dialect) => {
+  let t: TestContext;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  const newestCodes = () =>
+    t.db.kysely.selectFrom('fault_codes').select('dtc').orderBy('dtc', 'desc').orderBy('id', 'desc').limit(5);
+  const sortSetting = async (db = t.db.kysely) =>
+    (await sql<{ enable_sort: string }>`SHOW enable_sort`.execute(db)).rows[0]?.enable_sort;
+
+  it('answers as the statement alone does', async () => {
+    expect(await inIndexOrder(t.db.kysely, dialect, newestCodes())).toEqual(await newestCodes().execute());
+  });
+
+  it.runIf(dialect === 'postgres')('leaves every pooled connection sorting', async () => {
+    // More reads at once than the pool has connections: each one is handed back and reused.
+    await Promise.all(Array.from({ length: 25 }, () => inIndexOrder(t.db.kysely, dialect, newestCodes())));
+    const settings = await Promise.all(Array.from({ length: 25 }, () => sortSetting()));
+    expect(new Set(settings)).toEqual(new Set(['on']));
+  });
+
+  it.runIf(dialect === 'postgres')(
+    'inside a transaction, resets the setting after the statement',
+    async () => {
+      const after = await t.db.kysely.transaction().execute(async (trx) => {
+        await inIndexOrder(trx, dialect, newestCodes());
+        return sortSetting(trx);
+      });
+      expect(after).toBe('on');
+    },
+  );
+});
