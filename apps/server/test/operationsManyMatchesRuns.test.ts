@@ -7,7 +7,8 @@ import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.t
  * planner lists (tested on the rows) and a value of one of its counted columns: the page ids are
  * walked along the value's (value, time) index with the fragment tested in 004's time-order index
  * (pairPlan.ts, as on the scans list), and the total comes from the pair counters — the domains'
- * for 'gmail', the value's own pairs for a fragment in every local part ('river'). Every total
+ * for 'gmail', the value's own pairs for a fragment in every local part ('river'); a fragment
+ * with a filter of two values ('diesel') walks the fragment's matches in that index. Every total
  * and page must equal the rows the filters select, newest start first.
  */
 describe.each(DIALECTS)('special-function runs with a fragment of many addresses, on %s', (dialect) => {
@@ -15,7 +16,7 @@ describe.each(DIALECTS)('special-function runs with a fragment of many addresses
   let headers: Record<string, string>;
   const ADDRESSES = MAX_PAIR_VALUES + 200;
   const hours = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString();
-  type Row = { email: string; functionType: string; start: string };
+  type Row = { email: string; functionType: string; variant: string; start: string };
   const rows: Row[] = [];
 
   beforeAll(async () => {
@@ -25,6 +26,8 @@ describe.each(DIALECTS)('special-function runs with a fragment of many addresses
       rows.push({
         email: i < ADDRESSES ? `driver${i}@gmail.com` : `driver${i}@example.com`,
         functionType: i % 3 === 0 ? 'Reset' : 'Relearn',
+        // Two values hold 'diesel': a listed filter of more than one value.
+        variant: ['Diesel', 'Petrol', 'Diesel (BS6)', 'Petrol', 'CNG'][i % 5] as string,
         start: hours(i),
       });
     for (let from = 0; from < rows.length; from += 500)
@@ -39,7 +42,7 @@ describe.each(DIALECTS)('special-function runs with a fragment of many addresses
             function_type: r.functionType,
             command_type: 'UDS',
             item_number: 7,
-            variant: 'Petrol',
+            variant: r.variant,
             license_plate: `KA01XY${from + k}`,
             scan_ended: 1,
             hard_coded: 0,
@@ -58,6 +61,9 @@ describe.each(DIALECTS)('special-function runs with a fragment of many addresses
     ['email=gmail&function_type=reset', (r) => r.email.includes('gmail') && r.functionType === 'Reset'],
     ['email=river&function_type=reset', (r) => r.email.includes('river') && r.functionType === 'Reset'],
     ['email=river&function_type=relearn', (r) => r.email.includes('river') && r.functionType === 'Relearn'],
+    // SQLite walks the fragment's matches in the time-order index, then tests each one's row.
+    ['email=river&variant=diesel', (r) => r.email.includes('river') && r.variant.startsWith('Diesel')],
+    ['email=gmail&variant=diesel', (r) => r.email.includes('gmail') && r.variant.startsWith('Diesel')],
   ];
   for (const [filter, selects] of cases)
     it(`answers ${filter} with its exact total and rows, shallow and deep`, async () => {

@@ -267,11 +267,30 @@ export function pairPlan<Q extends object>(
     // sorted, 1.07 s, for a page).
     const testedInTimeIndex = testX !== testY && heldByTimeIndex(table).includes((testX ? x : y).rule.column);
     const shallow = (dialect === 'postgres' || testedInTimeIndex) && walkRows <= rarerRows;
+    // That walk, written so SQLite takes it: the fragment's matches in time order from the index
+    // holding it (a co-routine: `LIMIT -1`, no limit, keeps the sub-query from being flattened
+    // into the join), then each match's row for the listed filter. Written as one condition, SQLite
+    // walked the time column's own index and read every row it met ('kumar' in Diesel runs,
+    // page 100: 171,000 rows for 17,476 matches, 410 ms; this way ~35 ms).
+    const walkedInTimeIndex =
+      ids === undefined && driver === undefined && dialect === 'sqlite' && testedInTimeIndex
+        ? (direction: 'asc' | 'desc', limit: number, offset: number) => {
+            const [dir, order] = [sql.raw(direction), sql.ref(spec.order)];
+            const [tested, kept] = testX ? [x, y] : [y, x];
+            return sql`SELECT s.id FROM (
+                SELECT id, ${order} FROM ${sql.table(table)} WHERE ${rowTest(tested.rule.column, tested.value, dialect)}
+                ORDER BY ${order} ${dir}, id ${dir} LIMIT -1
+              ) s CROSS JOIN ${sql.table(table)} r ON r.id = s.id
+              WHERE ${condition(kept, kept === x ? xv : yv, true)}
+              ORDER BY ${sql.ref(`s.${spec.order}`)} ${dir}, s.id ${dir} LIMIT ${limit} OFFSET ${offset}`;
+          }
+        : undefined;
+    const pageIds = ids ?? walkedInTimeIndex;
     return {
       total,
       walk: total >= WALK_SHARE * all || driverCheap || shallow,
       where,
-      ...(ids ? { ids } : {}),
+      ...(pageIds ? { ids: pageIds } : {}),
     };
   };
 }
