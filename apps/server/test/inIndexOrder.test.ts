@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/schema.ts';
 import { inIndexOrder } from '../src/lib/sql.ts';
 import { createTestApp, DIALECTS, type TestContext } from './helpers.ts';
 
@@ -16,18 +17,22 @@ describe.each(DIALECTS)('inIndexOrder on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const newestCodes = () =>
-    t.db.kysely.selectFrom('fault_codes').select('dtc').orderBy('dtc', 'desc').orderBy('id', 'desc').limit(5);
+  const newestCodes = (db: Kysely<Database> = t.db.kysely) =>
+    db.selectFrom('fault_codes').select('dtc').orderBy('dtc', 'desc').orderBy('id', 'desc').limit(5);
   const sortSetting = async (db = t.db.kysely) =>
     (await sql<{ enable_sort: string }>`SHOW enable_sort`.execute(db)).rows[0]?.enable_sort;
 
   it('answers as the statement alone does', async () => {
-    expect(await inIndexOrder(t.db.kysely, dialect, newestCodes())).toEqual(await newestCodes().execute());
+    expect(await inIndexOrder(t.db.kysely, dialect, (db) => newestCodes(db).execute())).toEqual(
+      await newestCodes().execute(),
+    );
   });
 
   it.runIf(dialect === 'postgres')('leaves every pooled connection sorting', async () => {
     // More reads at once than the pool has connections: each one is handed back and reused.
-    await Promise.all(Array.from({ length: 25 }, () => inIndexOrder(t.db.kysely, dialect, newestCodes())));
+    await Promise.all(
+      Array.from({ length: 25 }, () => inIndexOrder(t.db.kysely, dialect, (db) => newestCodes(db).execute())),
+    );
     const settings = await Promise.all(Array.from({ length: 25 }, () => sortSetting()));
     expect(new Set(settings)).toEqual(new Set(['on']));
   });
@@ -36,7 +41,7 @@ describe.each(DIALECTS)('inIndexOrder on %s', (dialect) => {
     'inside a transaction, resets the setting after the statement',
     async () => {
       const after = await t.db.kysely.transaction().execute(async (trx) => {
-        await inIndexOrder(trx, dialect, newestCodes());
+        await inIndexOrder(trx, dialect, (db) => newestCodes(db).execute());
         return sortSetting(trx);
       });
       expect(after).toBe('on');

@@ -1,4 +1,4 @@
-import { type Compilable, type ExpressionBuilder, type Kysely, type ReferenceExpression, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type ReferenceExpression, sql } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 
@@ -31,7 +31,7 @@ export function equalsCI<DB, TB extends keyof DB>(
 }
 
 /**
- * Runs `query` on PostgreSQL with sorting priced out (`enable_sort = off`, for this statement's
+ * Runs `read` on PostgreSQL with sorting priced out (`enable_sort = off`, for this statement's
  * transaction only), so a page read in an index's order walks that index instead of sorting every
  * match. The planner prices a fragment's ILIKE at a fixed share of the rows (0.5 %), and for a
  * fragment in 4 % of them ('kumar': 41,908 of 1,000,000 special-function runs) it chose a
@@ -43,12 +43,12 @@ export function equalsCI<DB, TB extends keyof DB>(
 export async function inIndexOrder<R>(
   db: Kysely<Database>,
   dialect: Dialect,
-  query: Compilable<R>,
+  read: (db: Kysely<Database>) => Promise<R[]>,
 ): Promise<R[]> {
-  if (dialect !== 'postgres') return (await db.executeQuery(query.compile())).rows;
+  if (dialect !== 'postgres') return read(db);
   const walking = async (trx: Kysely<Database>) => {
     await sql`SET LOCAL enable_sort = off`.execute(trx);
-    const { rows } = await trx.executeQuery(query.compile());
+    const rows = await read(trx);
     if (db.isTransaction) await sql`RESET enable_sort`.execute(trx);
     return rows;
   };

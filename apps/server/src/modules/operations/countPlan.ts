@@ -53,8 +53,10 @@ export interface Plan {
    * off the time index (`ORDER BY +time`), which SQLite otherwise walked probing every row.
    */
   sorts?: boolean;
-  /** SQLite, walking: the ids of a page read by the plan itself (no day bounds apply then). */
+  /** Walking: the ids of a page read by the plan itself (no day bounds apply then). */
   ids?: (direction: 'asc' | 'desc', limit: number, offset: number) => RawBuilder<unknown>;
+  /** PostgreSQL: `ids` walks an index the planner would rather sort (read by `inIndexOrder`). */
+  idsInIndexOrder?: boolean;
 }
 
 type Row = Record<string, unknown>;
