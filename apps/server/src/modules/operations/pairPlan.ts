@@ -26,8 +26,8 @@ import { COUNTED_LISTS, type CountedTableName, countedColumnsOf, heldByTimeIndex
  */
 const INDEX_ENTRIES_PER_ROW = 8;
 
-/** …and the rows a value's walk must read before walking a fragment first is worth asking. */
-const DRIVER_ROWS_WORTH_A_FRAGMENT_WALK = 5_000;
+/** …and the rows the other filter's plan would read before walking a fragment first is worth asking. */
+const ROWS_WORTH_A_FRAGMENT_WALK = 5_000;
 
 /** A list's usual page size: what a walk is costed for. */
 const PAGE = 30;
@@ -293,14 +293,16 @@ export function pairPlan<Q extends object>(
     // SQLite, no value to walk: written as one condition, SQLite walked the time column's own
     // index and read every row it met ('kumar' in Diesel runs, page 100: 171,000 rows for 17,476
     // matches, 410 ms; fragment first ~35 ms).
-    // PostgreSQL, a frequent value to walk: its (value, time) index walk reads a row per entry to
-    // test the fragment ('kumar' in ended runs, page 100: 71,700 rows, 210–250 ms), where an entry
-    // of the time-order index costs ~1/8 of a row: fragment first 37–80 ms for 'kumar' with any
-    // of four values holding 39–93 % of the runs. Taken while the index entries (all / 8) and the
-    // fragment's rows, per match, are under half the value's rows; the fragment's rows come from
-    // the folded counters (a digit-free e-mail fragment: ~10 ms, asked only when the value holds
-    // a quarter of the rows, below which the walk cannot win, and when the value's walk would
-    // read thousands of rows: page 1 of 'kumar' in Reset runs reads ~700, 2 ms).
+    // PostgreSQL, frequent values on the other side: the walk of a value's (value, time) index
+    // reads a row per entry to test the fragment ('kumar' in ended runs, page 100: 71,700 rows,
+    // 210–250 ms), and values without one (Diesel's two) were read by a scan of the table and a
+    // sort (260–300 ms), where an entry of the time-order index costs ~1/8 of a row: fragment
+    // first 37–100 ms for 'kumar' with any of five filters holding 39–93 % of the runs. Taken
+    // while the index entries (all / 8) and the fragment's rows, per match, are under half the
+    // other filter's rows; the fragment's rows come from the folded counters (a digit-free e-mail
+    // fragment: ~10 ms, asked only when the other filter holds a quarter of the rows, below which
+    // the walk cannot win, and its plan would read thousands of rows: page 1 of 'kumar' in Reset
+    // runs reads ~700, 2 ms).
     // (SQLite walks so only where it walks at all: a rare pair, 'kumar' with the Creta, sorts.)
     let fragmentWalked = false;
     if (ids === undefined && driver === undefined && dialect === 'sqlite' && testedInTimeIndex)
@@ -308,14 +310,13 @@ export function pairPlan<Q extends object>(
     else if (
       dialect === 'postgres' &&
       total > 0 &&
-      driver !== undefined &&
       testedInTimeIndex &&
-      4 * driverRows >= all &&
-      (page * limit * driverRows) / total > DRIVER_ROWS_WORTH_A_FRAGMENT_WALK &&
+      4 * rarerRows >= all &&
+      (page * limit * rarerRows) / total > ROWS_WORTH_A_FRAGMENT_WALK &&
       foldable(dialect, fragment.rule.column, fragment.value)
     ) {
       const fragmentRows = await foldedTotal(db, table, fragment.rule.column, String(fragment.value));
-      fragmentWalked = all / INDEX_ENTRIES_PER_ROW + fragmentRows <= driverRows / 2;
+      fragmentWalked = all / INDEX_ENTRIES_PER_ROW + fragmentRows <= rarerRows / 2;
     }
     const pageIds = fragmentWalked ? fragmentFirst : ids;
     return {
