@@ -6,7 +6,8 @@ import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.t
  * A surname held by more addresses than the planner lists ('kumar', tested on the rows) with a
  * value most runs hold (ended): on PostgreSQL a deep page walks the surname's matches in the
  * time-order index first and tests the value on their rows (pairPlan.ts `fragmentFirst`, read
- * with sorting priced out), where page 1 walks the value's own index. Every page, shallow, deep
+ * with sorting priced out), where page 1 walks the value's own index; so does a deep page of
+ * 'diesel', two values no one index walks. Every page, shallow, deep
  * and in the older half (read from the oldest end), must equal the rows the filters select.
  */
 describe.each(DIALECTS)('a surname with a frequent value, walked surname first, on %s', (dialect) => {
@@ -14,7 +15,7 @@ describe.each(DIALECTS)('a surname with a frequent value, walked surname first, 
   let headers: Record<string, string>;
   const RUNS = 16_000;
   const hours = (i: number) => new Date(Date.UTC(2025, 0, 1) + i * 3_600_000).toISOString();
-  type Row = { email: string; ended: boolean; start: string };
+  type Row = { email: string; ended: boolean; variant: string; start: string };
   const rows: Row[] = [];
 
   beforeAll(async () => {
@@ -25,6 +26,8 @@ describe.each(DIALECTS)('a surname with a frequent value, walked surname first, 
         // Every third run is a surname's, each on its own address (more than the planner lists).
         email: i % 3 === 0 ? `kumar.${i}@mail.example` : `driver.${i}@mail.example`,
         ended: i % 20 !== 0,
+        // Two values hold 'diesel', and most runs: no (value, time) index walks them both.
+        variant: i % 20 === 7 ? 'Petrol' : i % 2 === 0 ? 'Diesel' : 'Diesel (BS6)',
         start: hours(i),
       });
     expect(rows.filter((r) => r.email.includes('kumar')).length).toBeGreaterThan(MAX_PAIR_VALUES);
@@ -40,7 +43,7 @@ describe.each(DIALECTS)('a surname with a frequent value, walked surname first, 
             function_type: 'Reset',
             command_type: 'UDS',
             item_number: 5,
-            variant: 'Diesel',
+            variant: r.variant,
             license_plate: `MH12AB${from + k}`,
             scan_ended: r.ended ? 1 : 0,
             hard_coded: 0,
@@ -58,6 +61,7 @@ describe.each(DIALECTS)('a surname with a frequent value, walked surname first, 
   const cases: [string, (r: Row) => boolean][] = [
     ['email=kumar&scan_ended=true', (r) => r.email.includes('kumar') && r.ended],
     ['email=kumar&scan_ended=false', (r) => r.email.includes('kumar') && !r.ended],
+    ['email=kumar&variant=diesel', (r) => r.email.includes('kumar') && r.variant.startsWith('Diesel')],
   ];
   for (const [filter, selects] of cases)
     it(`answers ${filter} with its exact total and rows at every depth`, async () => {
