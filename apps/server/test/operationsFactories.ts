@@ -130,6 +130,52 @@ export async function insertSpecialFunction(
   return row.id;
 }
 
+/** One special-function run of `insertSpecialFunctionRuns`: what a test varies, the rest fixed. */
+export interface SpecialFunctionRow {
+  email: string;
+  start: string;
+  functionType?: string;
+  variant?: string;
+  ended?: boolean;
+}
+
+/**
+ * Inserts many special-function runs, 500 a statement, in the given order, and returns their ids
+ * in that order (every other column as `insertSpecialFunction` writes it).
+ */
+export async function insertSpecialFunctionRuns(
+  db: Db,
+  rows: readonly SpecialFunctionRow[],
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (let from = 0; from < rows.length; from += 500) {
+    const inserted = await db.kysely
+      .insertInto('special_function_runs')
+      .values(
+        rows.slice(from, from + 500).map((r, k) => ({
+          user_email: r.email,
+          make: 'Honda',
+          module: 'Engine',
+          model: 'Civic',
+          function_type: r.functionType ?? 'Reset',
+          command_type: 'UDS',
+          item_number: 7,
+          variant: r.variant ?? 'Petrol',
+          license_plate: `KA01XY${from + k}`,
+          scan_ended: r.ended === false ? 0 : 1,
+          hard_coded: 0,
+          scan_start_time: r.start,
+          scan_end_time: new Date(Date.parse(r.start) + 60_000).toISOString(),
+          scan_res_array: '[]',
+        })),
+      )
+      .returning('id')
+      .execute();
+    ids.push(...inserted.map((r) => r.id));
+  }
+  return ids;
+}
+
 export async function insertActuationRun(
   db: Db,
   a: Partial<{

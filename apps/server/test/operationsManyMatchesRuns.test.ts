@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PAIR_VALUES } from '../src/modules/operations/countPlan.ts';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
+import { insertSpecialFunctionRuns, type SpecialFunctionRow } from './operationsFactories.ts';
 
 /*
  * The special-function runs list with an e-mail fragment matching more addresses than the
@@ -16,7 +17,7 @@ describe.each(DIALECTS)('special-function runs with a fragment of many addresses
   let headers: Record<string, string>;
   const ADDRESSES = MAX_PAIR_VALUES + 200;
   const hours = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString();
-  type Row = { email: string; functionType: string; variant: string; start: string };
+  type Row = SpecialFunctionRow & { functionType: string; variant: string };
   const rows: Row[] = [];
 
   beforeAll(async () => {
@@ -30,28 +31,7 @@ describe.each(DIALECTS)('special-function runs with a fragment of many addresses
         variant: ['Diesel', 'Petrol', 'Diesel (BS6)', 'Petrol', 'CNG'][i % 5] as string,
         start: hours(i),
       });
-    for (let from = 0; from < rows.length; from += 500)
-      await t.db.kysely
-        .insertInto('special_function_runs')
-        .values(
-          rows.slice(from, from + 500).map((r, k) => ({
-            user_email: r.email,
-            make: 'Honda',
-            module: 'Engine',
-            model: 'Civic',
-            function_type: r.functionType,
-            command_type: 'UDS',
-            item_number: 7,
-            variant: r.variant,
-            license_plate: `KA01XY${from + k}`,
-            scan_ended: 1,
-            hard_coded: 0,
-            scan_start_time: r.start,
-            scan_end_time: new Date(Date.parse(r.start) + 60_000).toISOString(),
-            scan_res_array: '[]',
-          })),
-        )
-        .execute();
+    await insertSpecialFunctionRuns(t.db, rows);
   }, 300_000);
   afterAll(async () => {
     await t.close();
