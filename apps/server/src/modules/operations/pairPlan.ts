@@ -169,16 +169,23 @@ export function pairPlan<Q extends object>(
     // (BMW's two makes), each value's index walked and the walks merged in time order (Merge
     // Append): 'reddy' with BMW, page 1, read BMW's 41,132 rows through its trigram bitmap and
     // sorted them (190 ms); merged, 30–55 ms.
+    // SQLite merges only beside another listed filter (BMW's Cycle runs, page 100: each BMW
+    // make's walk testing the option, 57 ms, where walking Cycle sought both makes per entry,
+    // 175–200 ms); beside a fragment it walks the fragment first (below).
     const walkable = (f: (typeof filters)[number], vs: typeof xs) =>
-      (vs.length === 1 || (dialect === 'postgres' && vs.length > 1 && vs.length <= MERGED_WALKS)) &&
+      (vs.length === 1 ||
+        (vs.length > 1 && vs.length <= MERGED_WALKS && (dialect === 'postgres' || testX === testY))) &&
       spec.byDay.includes(f.rule.column as never)
         ? { column: f.rule.column, n: sumOf(vs), merged: vs.length > 1 }
         : undefined;
-    // A single value first, merged or not: PostgreSQL's (value, time, id) indexes carry the other
-    // counted columns (025), so its walk may read the index alone (BMW's cycle runs, page 100,
-    // walking Cycle: 70 ms; BMW's two makes merged, testing rows: 95).
+    // The fewer rows drive; on PostgreSQL a single value first, merged or not: its (value, time,
+    // id) indexes carry the other counted columns (025), so its walk may read the index alone
+    // (BMW's cycle runs, page 100, walking Cycle: 70 ms; BMW's two makes merged, testing rows: 95).
     const drivers = [walkable(x, xs), walkable(y, ys)].filter((d) => d !== undefined);
-    const driver = drivers.sort((a, b) => Number(a.merged) - Number(b.merged) || a.n - b.n)[0]?.column;
+    const singleFirst = dialect === 'postgres';
+    const driver = drivers.sort(
+      (a, b) => (singleFirst ? Number(a.merged) - Number(b.merged) : 0) || a.n - b.n,
+    )[0]?.column;
     const condition = (f: (typeof filters)[number], vals: string[], walk: boolean) => {
       const column = f.rule.column;
       // Walking only: a rare pair (model 'city' with type 'Generic': 29 of 16,000 Generic rows)
@@ -267,8 +274,16 @@ export function pairPlan<Q extends object>(
     const joined = driver !== undefined && dialect === 'sqlite' ? join() : undefined;
     const ids = joined
       ? (direction: 'asc' | 'desc', limit: number, offset: number) => {
-          const dir = sql.raw(direction);
-          return sql`SELECT a.id FROM ${sql.table(table)} a ${joined} WHERE ${sql.ref(`a.${driver}`)} = ${driverValue} ORDER BY ${sql.ref(`a.${spec.order}`)} ${dir}, a.id ${dir} LIMIT ${limit} OFFSET ${offset}`;
+          const [dir, order] = [sql.raw(direction), sql.ref(`a.${spec.order}`)];
+          const walkOf = (value: string | undefined, selected: RawBuilder<unknown>) =>
+            sql`SELECT ${selected} FROM ${sql.table(table)} a ${joined} WHERE ${sql.ref(`a.${driver}`)} = ${value} ORDER BY ${order} ${dir}, a.id ${dir}`;
+          if (driverValues.length === 1)
+            return sql`${walkOf(driverValue, sql`a.id`)} LIMIT ${limit} OFFSET ${offset}`;
+          // Each value's walk as a co-routine going no further than the page's end, merged.
+          const walks = driverValues.map(
+            (v) => sql`SELECT * FROM (${walkOf(v, sql`a.id AS id, ${order} AS t`)} LIMIT ${offset + limit})`,
+          );
+          return sql`SELECT id FROM (${sql.join(walks, sql` UNION ALL `)}) ORDER BY t ${dir}, id ${dir} LIMIT ${limit} OFFSET ${offset}`;
         }
       : driver !== undefined && dialect === 'postgres'
         ? (direction: 'asc' | 'desc', limit: number, offset: number) => {
