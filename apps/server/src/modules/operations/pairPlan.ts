@@ -271,33 +271,30 @@ export function pairPlan<Q extends object>(
         return otherVals.length === 1 ? sql`${column} = ${otherVals[0]}` : sql`${column} = ANY(${otherVals})`;
       return sql`${column} = ${other.rule.match === 'flag' ? (other.value ? 1 : 0) : other.value}`;
     };
+    // The driver's values walked in time order through their (value, time) indexes — SQLite
+    // joined to the other filter's index, PostgreSQL testing it on the walked entries: one value's
+    // walk read to the page; a few values' walks each going no further than the page's end, merged
+    // (SQLite allows no LIMIT in a compound's member but in a sub-query; PostgreSQL plans the
+    // parenthesised members as a Merge Append).
+    const walkedIds =
+      (from: RawBuilder<unknown>, test: RawBuilder<unknown> | undefined) =>
+      (direction: 'asc' | 'desc', limit: number, offset: number) => {
+        const [dir, order] = [sql.raw(direction), sql.ref(`a.${spec.order}`)];
+        const walkOf = (value: string | undefined, selected: RawBuilder<unknown>) =>
+          sql`SELECT ${selected} FROM ${from} WHERE ${sql.ref(`a.${driver}`)} = ${value}${test ? sql` AND ${test}` : sql``} ORDER BY ${order} ${dir}, a.id ${dir}`;
+        if (driverValues.length === 1)
+          return sql`${walkOf(driverValue, sql`a.id`)} LIMIT ${limit} OFFSET ${offset}`;
+        const walks = driverValues.map((v) => {
+          const walk = sql`${walkOf(v, sql`a.id AS id, ${order} AS t`)} LIMIT ${offset + limit}`;
+          return dialect === 'sqlite' ? sql`SELECT * FROM (${walk})` : sql`(${walk})`;
+        });
+        return sql`SELECT id FROM (${sql.join(walks, sql` UNION ALL `)}) m ORDER BY t ${dir}, id ${dir} LIMIT ${limit} OFFSET ${offset}`;
+      };
     const joined = driver !== undefined && dialect === 'sqlite' ? join() : undefined;
     const ids = joined
-      ? (direction: 'asc' | 'desc', limit: number, offset: number) => {
-          const [dir, order] = [sql.raw(direction), sql.ref(`a.${spec.order}`)];
-          const walkOf = (value: string | undefined, selected: RawBuilder<unknown>) =>
-            sql`SELECT ${selected} FROM ${sql.table(table)} a ${joined} WHERE ${sql.ref(`a.${driver}`)} = ${value} ORDER BY ${order} ${dir}, a.id ${dir}`;
-          if (driverValues.length === 1)
-            return sql`${walkOf(driverValue, sql`a.id`)} LIMIT ${limit} OFFSET ${offset}`;
-          // Each value's walk as a co-routine going no further than the page's end, merged.
-          const walks = driverValues.map(
-            (v) => sql`SELECT * FROM (${walkOf(v, sql`a.id AS id, ${order} AS t`)} LIMIT ${offset + limit})`,
-          );
-          return sql`SELECT id FROM (${sql.join(walks, sql` UNION ALL `)}) ORDER BY t ${dir}, id ${dir} LIMIT ${limit} OFFSET ${offset}`;
-        }
+      ? walkedIds(sql`${sql.table(table)} a ${joined}`, undefined)
       : driver !== undefined && dialect === 'postgres'
-        ? (direction: 'asc' | 'desc', limit: number, offset: number) => {
-            const [dir, order] = [sql.raw(direction), sql.ref(spec.order)];
-            const walkOf = (value: string | undefined, selected: RawBuilder<unknown>) =>
-              sql`SELECT ${selected} FROM ${sql.table(table)} WHERE ${sql.ref(driver)} = ${value} AND ${tested()} ORDER BY ${order} ${dir}, id ${dir}`;
-            if (driverValues.length === 1)
-              return sql`${walkOf(driverValue, sql`id`)} LIMIT ${limit} OFFSET ${offset}`;
-            // Each value's walk goes no further than the page's end; the merge skips the rest.
-            const walks = driverValues.map(
-              (v) => sql`(${walkOf(v, sql`id, ${order}`)} LIMIT ${offset + limit})`,
-            );
-            return sql`SELECT id FROM (${sql.join(walks, sql` UNION ALL `)}) m ORDER BY ${order} ${dir}, id ${dir} LIMIT ${limit} OFFSET ${offset}`;
-          }
+        ? walkedIds(sql`${sql.table(table)} a`, tested())
         : undefined;
     // PostgreSQL, neither filter one value of a column counted per day (no (value, time) index to
     // walk): sorting reads every match's row (16,000 rows on 41,000 pages took 350 ms at a
