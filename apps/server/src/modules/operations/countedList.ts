@@ -4,6 +4,7 @@ import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { type FilterRules, usesTrigramIndex, whereFilters } from '../../lib/filters.ts';
 import { fetchPage, type Page } from '../../lib/list.ts';
+import { withSharedReads } from '../../lib/sharedReads.ts';
 import { resolveSort, type SortShape } from '../../lib/sort.ts';
 import { inIndexOrder } from '../../lib/sql.ts';
 import { findsByTrigrams, matchCount, plan, singleFilter, tableTotal } from './countPlan.ts';
@@ -34,8 +35,15 @@ import { countedValuesWhere } from './valuesWhere.ts';
  * One page and the exact total of a counted list, on the database or a transaction (`db`).
  * `base` selects from the table; `select` adds
  * the columns and the order (the table's sort column descending, then id descending).
+ * Its planners share the reads they ask alike (`sharedReads.ts`).
  */
-export async function countedPage<T extends CountedTableName, Q extends { page: number; limit: number }, R>(
+export function countedPage<T extends CountedTableName, Q extends { page: number; limit: number }, R>(
+  ...args: Parameters<typeof countedPageOf<T, Q, R>>
+): Promise<Page<R>> {
+  return withSharedReads(() => countedPageOf(...args));
+}
+
+async function countedPageOf<T extends CountedTableName, Q extends { page: number; limit: number }, R>(
   db: Kysely<Database>,
   dialect: Dialect,
   table: T,

@@ -2,6 +2,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { trigramPhrase, usesTrigramIndex } from '../../lib/filters.ts';
+import { sharedRead } from '../../lib/sharedReads.ts';
 import { likePattern } from '../../lib/sql.ts';
 import { foldable, foldedEndedBefore, foldedLocalOnlyAddresses, foldedTotal } from './emailFolds.ts';
 import { type CountedTableName, EMAIL_COLUMNS } from './lists.ts';
@@ -43,11 +44,13 @@ export async function readsFolds(
   fragment: unknown,
 ): Promise<boolean> {
   if (!foldable(dialect, column, fragment)) return false;
-  const { rows } =
-    await sql`SELECT 1 FROM list_totals WHERE tbl = ${table} AND col = ${domainColumn(column)} AND n > 0 AND val ILIKE ${likePattern(String(fragment))} ESCAPE '\\' LIMIT 1`.execute(
-      db,
-    );
-  return rows.length === 0;
+  return sharedRead(JSON.stringify(['readsFolds', table, column, fragment]), async () => {
+    const { rows } =
+      await sql`SELECT 1 FROM list_totals WHERE tbl = ${table} AND col = ${domainColumn(column)} AND n > 0 AND val ILIKE ${likePattern(String(fragment))} ESCAPE '\\' LIMIT 1`.execute(
+        db,
+      );
+    return rows.length === 0;
+  });
 }
 
 /**
