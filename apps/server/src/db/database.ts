@@ -50,6 +50,7 @@ import { appUserDayCountsMigration } from './migrations/034_app_user_day_counts.
 import { listEmailFoldsMigration } from './migrations/035_list_email_folds.ts';
 import { appUserEmailFoldsMigration } from './migrations/036_app_user_email_folds.ts';
 import { listAddressTrigramsMigration } from './migrations/037_list_address_trigrams.ts';
+import { listFoldTrigramsMigration } from './migrations/038_list_fold_trigrams.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -261,6 +262,7 @@ export async function migrate(db: Db): Promise<void> {
     '035_list_email_folds': listEmailFoldsMigration(db.dialect),
     '036_app_user_email_folds': appUserEmailFoldsMigration(db.dialect),
     '037_list_address_trigrams': listAddressTrigramsMigration(db.dialect),
+    '038_list_fold_trigrams': listFoldTrigramsMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

@@ -40,17 +40,32 @@ export function equalsCI<DB, TB extends keyof DB>(
  * (`walk`): a sort of a few is the better plan otherwise. Inside a transaction already, the
  * setting is set and reset around the statement.
  */
-export async function inIndexOrder<R>(
+export function inIndexOrder<R>(
   db: Kysely<Database>,
   dialect: Dialect,
   read: (db: Kysely<Database>) => Promise<R[]>,
 ): Promise<R[]> {
+  return withPlanPricedOut(db, dialect, 'enable_sort', read);
+}
+
+/**
+ * Runs `read` on PostgreSQL with one planner method priced out for its transaction only (set and
+ * reset around it inside a caller's transaction), where the planner's estimates are known to
+ * mislead it: sorting (`inIndexOrder`); index-only scans that test ILIKE on every entry, which
+ * it prices as nearly free, against a trigram index finding the few that match (`emailFolds.ts`).
+ */
+export async function withPlanPricedOut<R>(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  method: 'enable_sort' | 'enable_indexonlyscan',
+  read: (db: Kysely<Database>) => Promise<R>,
+): Promise<R> {
   if (dialect !== 'postgres') return read(db);
-  const walking = async (trx: Kysely<Database>) => {
-    await sql`SET LOCAL enable_sort = off`.execute(trx);
-    const rows = await read(trx);
-    if (db.isTransaction) await sql`RESET enable_sort`.execute(trx);
-    return rows;
+  const priced = async (trx: Kysely<Database>) => {
+    await sql`SET LOCAL ${sql.raw(method)} = off`.execute(trx);
+    const result = await read(trx);
+    if (db.isTransaction) await sql`RESET ${sql.raw(method)}`.execute(trx);
+    return result;
   };
-  return db.isTransaction ? walking(db) : db.transaction().execute(walking);
+  return db.isTransaction ? priced(db) : db.transaction().execute(priced);
 }
