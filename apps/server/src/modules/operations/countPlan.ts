@@ -266,11 +266,13 @@ async function manyValues(
       );
   const walk = total >= WALK_SHARE * (await tableTotal(db, table));
   const values = containingValues(dialect, table, column, value, sql`t.val`);
-  // Its rows per day (029's domain days and its few local-only addresses' rows), so a deep page
-  // starts its walk at the right day (page 10,000 of 'gmail' stepped over 300,000 entries).
+  // Its rows per day (029's domain days and its few local-only addresses' rows; a surname's folded
+  // months on PostgreSQL), so a deep page starts its walk at the right day or month (page 10,000
+  // of 'gmail' stepped over 300,000 entries).
   const order = COUNTED_LISTS[table].counted.order;
   const days =
-    domains && domains.localAddresses <= MAX_LOCAL_ADDRESSES
+    domains &&
+    (domains.localAddresses <= MAX_LOCAL_ADDRESSES || (await readsFolds(db, dialect, table, column, value)))
       ? async () =>
           (await containingDays(db, dialect, table, column, order, String(value))) ??
           new Map<string, number>()

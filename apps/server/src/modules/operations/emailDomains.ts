@@ -4,7 +4,13 @@ import type { Database } from '../../db/schema.ts';
 import { trigramPhrase, usesTrigramIndex } from '../../lib/filters.ts';
 import { sharedRead } from '../../lib/sharedReads.ts';
 import { likePattern } from '../../lib/sql.ts';
-import { foldable, foldedEndedBefore, foldedLocalOnlyAddresses, foldedTotal } from './emailFolds.ts';
+import {
+  foldable,
+  foldedEndedBefore,
+  foldedLocalOnlyAddresses,
+  foldedMonthRows,
+  foldedTotal,
+} from './emailFolds.ts';
 import { type CountedTableName, EMAIL_COLUMNS } from './lists.ts';
 
 /**
@@ -177,8 +183,9 @@ function addressesAre(dialect: Dialect, column: string, vals: readonly string[])
 /**
  * The rows of `table` with `fragment` in `column` per day of its time column `order` (from
  * `fromDay` on, when given): the domains' days (migration 029) plus the local-only addresses'
- * rows, counted through the column's index. Undefined when more than MAX_LOCAL_ADDRESSES
- * addresses hold the fragment in their local part alone ('joshi': ~20,000).
+ * rows, counted through the column's index; when more than MAX_LOCAL_ADDRESSES addresses hold
+ * the fragment in their local part alone ('joshi': ~20,000), PostgreSQL's folded months when it
+ * reads folds and no `fromDay` is asked for, else undefined.
  */
 export async function containingDays(
   db: Kysely<Database>,
@@ -190,7 +197,11 @@ export async function containingDays(
   fromDay?: string,
 ): Promise<Map<string, number> | undefined> {
   const vals = await fewLocalOnlyValues(db, dialect, table, column, fragment);
-  if (vals === undefined) return undefined;
+  if (vals === undefined)
+    // PostgreSQL, a surname: its folded addresses' months (a month is no day bound for `fromDay`).
+    return fromDay === undefined && (await readsFolds(db, dialect, table, column, fragment))
+      ? foldedMonthRows(db, table, column, fragment)
+      : undefined;
   const since = (ref: RawBuilder<unknown>) =>
     fromDay === undefined ? sql`` : sql` AND ${ref} >= ${fromDay}`;
   const [domains, locals] = await Promise.all([
