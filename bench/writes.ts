@@ -1,10 +1,12 @@
 /**
- * What the counters of migrations 035 and 036 (PostgreSQL: folded e-mail addresses) cost each
- * write: the same inserts, e-mail updates and deletes of special-function runs and app users on
- * two fresh schemas, one migrated fully and one with 035's and 036's triggers and 036's index
- * dropped, alternately, twice. Prints milliseconds; asserts nothing (DESIGN.md).
+ * What the counters of migrations 035 and 036 (PostgreSQL: folded e-mail addresses), or 038's
+ * trigram indexes of the folded addresses, cost each write: the same inserts, e-mail updates and
+ * deletes of special-function runs and app users on two fresh schemas, one migrated fully and one
+ * with what the migration added dropped, alternately, twice. Every run's address is a new one (a
+ * new address is what changes the folded address counts 038 indexes). Prints milliseconds;
+ * asserts nothing (DESIGN.md).
  *
- *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test] [rows]
+ *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test] [rows] [035 | 038]
  */
 import { sql } from 'kysely';
 import { type Db, migrate, openDatabase } from '../apps/server/src/db/database.ts';
@@ -30,6 +32,15 @@ const FOLDS = [
   'DROP FUNCTION app_users_email_folds CASCADE',
   'DROP INDEX app_users_id_email_filters',
 ];
+
+/** 038's indexes. */
+const FOLD_TRIGRAMS = [
+  'DROP INDEX list_totals_scans_email_folds_trgm',
+  'DROP INDEX list_totals_special_function_runs_user_email_folds_trgm',
+  'DROP INDEX list_totals_actuation_runs_user_email_folds_trgm',
+];
+const MEASURED = process.argv[4] === '038' ? '038' : '035/036';
+const DROPPED = MEASURED === '038' ? FOLD_TRIGRAMS : FOLDS;
 
 async function timed(label: string, work: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
@@ -103,23 +114,23 @@ async function workload(db: Db): Promise<number> {
   return total;
 }
 
-async function fresh(name: string, withFolds: boolean): Promise<Db> {
+async function fresh(name: string, withMeasured: boolean): Promise<Db> {
   const admin = openDatabase({ dialect: 'postgres', url });
   await sql.raw(`DROP SCHEMA IF EXISTS ${name} CASCADE; CREATE SCHEMA ${name}`).execute(admin.kysely);
   await admin.kysely.destroy();
   const db = openDatabase({ dialect: 'postgres', url }, { schema: name });
   await migrate(db);
-  if (!withFolds) for (const statement of FOLDS) await sql.raw(statement).execute(db.kysely);
+  if (!withMeasured) for (const statement of DROPPED) await sql.raw(statement).execute(db.kysely);
   return db;
 }
 
 const sums: Record<string, number[]> = { with: [], without: [] };
 for (const round of [1, 2])
-  for (const withFolds of round === 1 ? [true, false] : [false, true]) {
-    const label = withFolds ? 'with' : 'without';
+  for (const withMeasured of round === 1 ? [true, false] : [false, true]) {
+    const label = withMeasured ? 'with' : 'without';
     const name = `bench_writes_${label}`;
-    console.log(`round ${round}, ${label} 035/036`);
-    const db = await fresh(name, withFolds);
+    console.log(`round ${round}, ${label} ${MEASURED}`);
+    const db = await fresh(name, withMeasured);
     sums[label]?.push(await workload(db));
     await db.kysely.destroy();
     const admin = openDatabase({ dialect: 'postgres', url });
@@ -127,6 +138,6 @@ for (const round of [1, 2])
     await admin.kysely.destroy();
   }
 console.log(
-  `total ms — with 035/036: ${sums.with?.map((n) => n.toFixed(0)).join(', ')}; without: ${sums.without?.map((n) => n.toFixed(0)).join(', ')}`,
+  `total ms — with ${MEASURED}: ${sums.with?.map((n) => n.toFixed(0)).join(', ')}; without: ${sums.without?.map((n) => n.toFixed(0)).join(', ')}`,
 );
 process.exit(0);

@@ -8,6 +8,7 @@ import {
   trigramPhrase,
   usesTrigramIndex,
 } from '../../lib/filters.ts';
+import { sharedRead } from '../../lib/sharedReads.ts';
 import { likePattern } from '../../lib/sql.ts';
 import {
   containingDays,
@@ -185,12 +186,15 @@ export function matchCount(table: CountedTableName, byTrigrams: boolean) {
 }
 
 /** Every row of a counted table: its counter row with no column and no value. */
-export async function tableTotal(db: Kysely<Database>, table: string): Promise<number> {
-  const found = await rows<{ n: unknown }>(
-    db,
-    sql`SELECT n FROM list_totals WHERE tbl = ${table} AND col = '' AND val = ''`,
-  );
-  return Number(found[0]?.n ?? 0);
+/** The table's rows (its counter), read once per request: several plans ask. */
+export function tableTotal(db: Kysely<Database>, table: string): Promise<number> {
+  return sharedRead(JSON.stringify(['tableTotal', table]), async () => {
+    const found = await rows<{ n: unknown }>(
+      db,
+      sql`SELECT n FROM list_totals WHERE tbl = ${table} AND col = '' AND val = ''`,
+    );
+    return Number(found[0]?.n ?? 0);
+  });
 }
 
 export const sumOf = (list: { n: unknown }[]) => list.reduce((s, r) => s + Number(r.n), 0);
