@@ -1,11 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedRead, withSharedReads } from '../src/lib/sharedReads.ts';
-import {
-  foldedAddresses,
-  foldedLocalOnlyAddresses,
-  foldedTotal,
-} from '../src/modules/operations/emailFolds.ts';
+import { foldedFacts } from '../src/modules/operations/emailFolds.ts';
 import { createTestApp, DIALECTS, type TestContext } from './helpers.ts';
 import { insertSpecialFunctionRuns } from './operationsFactories.ts';
 
@@ -46,11 +42,10 @@ describe.each(DIALECTS.filter((d) => d === 'postgres'))('folded facts on %s', (d
     return { rows: Number(found?.n), addresses: Number(found?.addresses), local: Number(found?.local) };
   };
   const folded = (fragment: string) =>
-    withSharedReads(async () => ({
-      rows: await foldedTotal(t.db.kysely, 'special_function_runs', 'user_email', fragment),
-      addresses: await foldedAddresses(t.db.kysely, 'special_function_runs', 'user_email', fragment),
-      local: await foldedLocalOnlyAddresses(t.db.kysely, 'special_function_runs', 'user_email', fragment),
-    }));
+    withSharedReads(async () => {
+      const facts = await foldedFacts(t.db.kysely, 'special_function_runs', 'user_email', fragment);
+      return { rows: facts.rows, addresses: facts.addresses, local: facts.localOnlyAddresses };
+    });
 
   it('gives the rows, the addresses and the local-only addresses the rows give, through a write', async () => {
     const start = '2026-03-01T10:00:00.000Z';

@@ -18,7 +18,7 @@ import type { Dialect } from '../database.ts';
  */
 
 /** Frozen: each activity table's counted e-mail column (004). */
-const ADDRESS_COLUMNS = [
+export const ADDRESS_COLUMNS = [
   ['scans', 'email'],
   ['special_function_runs', 'user_email'],
   ['actuation_runs', 'user_email'],

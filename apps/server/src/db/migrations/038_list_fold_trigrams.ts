@@ -1,5 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../database.ts';
+// Frozen with 037: each activity table's counted e-mail column (004).
+import { ADDRESS_COLUMNS } from './037_list_address_trigrams.ts';
 
 /**
  * Issue 12 on PostgreSQL: an e-mail surname ('kumar') alone, sorted or with another filter. Its
@@ -12,13 +14,6 @@ import type { Dialect } from '../database.ts';
  * counter changes only when an address gains its first row or loses its last, so a run written
  * for a known address adds no entry here. SQLite: nothing (no folded counters, 035).
  */
-
-/** Frozen: each activity table's counted e-mail column (004). */
-const ADDRESS_COLUMNS = [
-  ['scans', 'email'],
-  ['special_function_runs', 'user_email'],
-  ['actuation_runs', 'user_email'],
-] as const;
 
 export function listFoldTrigramsMigration(dialect: Dialect) {
   return {

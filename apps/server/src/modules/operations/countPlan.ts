@@ -17,7 +17,7 @@ import {
   readsFolds,
   splitsAtDomain,
 } from './emailDomains.ts';
-import { foldedAddresses } from './emailFolds.ts';
+import { foldedFacts } from './emailFolds.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 
 /**
@@ -96,7 +96,7 @@ export async function matchesTooMany(
   // where counting 5,001 addresses read 10,500 heap blocks, 170–250 ms; 'gmail' stops at 5,001 in
   // 3 ms below).
   if (await readsFolds(db, dialect, table, rule.column, value))
-    return (await foldedAddresses(db, table, rule.column, String(value))) > MAX_PAIR_VALUES;
+    return (await foldedFacts(db, table, rule.column, String(value))).addresses > MAX_PAIR_VALUES;
   const [found] = await rows<{ n: unknown }>(
     db,
     sql`SELECT count(*) AS n FROM (${containingValues(dialect, table, rule.column, value, sql`1`, MAX_PAIR_VALUES + 1, true)}) s`,

@@ -4,13 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { trigramPhrase, usesTrigramIndex } from '../../lib/filters.ts';
 import { sharedRead } from '../../lib/sharedReads.ts';
 import { likePattern } from '../../lib/sql.ts';
-import {
-  foldable,
-  foldedEndedBefore,
-  foldedLocalOnlyAddresses,
-  foldedMonthRows,
-  foldedTotal,
-} from './emailFolds.ts';
+import { foldable, foldedEndedBefore, foldedFacts, foldedMonthRows } from './emailFolds.ts';
 import { type CountedTableName, EMAIL_COLUMNS } from './lists.ts';
 
 /**
@@ -109,9 +103,9 @@ export async function containingTotal(
   // through 75,000 trigram candidates' heap rows, 230 ms): 035's folded counters. A fragment of few
   // local-only addresses ('gmail') reads its domains and those few, as below.
   if (await readsFolds(db, dialect, table, column, fragment)) {
-    const localAddresses = await foldedLocalOnlyAddresses(db, table, column, fragment);
-    if (localAddresses > MAX_LOCAL_ADDRESSES)
-      return { total: await foldedTotal(db, table, column, fragment), localAddresses };
+    const folded = await foldedFacts(db, table, column, fragment);
+    if (folded.localOnlyAddresses > MAX_LOCAL_ADDRESSES)
+      return { total: folded.rows, localAddresses: folded.localOnlyAddresses };
   }
   const [domains, { rows: locals }] = await Promise.all([
     sumOf(
@@ -145,7 +139,7 @@ async function fewLocalOnlyValues(
   // are more at once ('reddy': ~25,000 addresses, where listing 201 of them took 120–150 ms).
   if (
     (await readsFolds(db, dialect, table, column, fragment)) &&
-    (await foldedLocalOnlyAddresses(db, table, column, fragment)) > MAX_LOCAL_ADDRESSES
+    (await foldedFacts(db, table, column, fragment)).localOnlyAddresses > MAX_LOCAL_ADDRESSES
   )
     return undefined;
   // Addresses holding rows only, as the folded counts count them (an address counter left at 0

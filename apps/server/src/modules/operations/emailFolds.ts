@@ -53,7 +53,7 @@ const matches = (fragment: string, value = sql.ref('val')) =>
   sql`(${value} || '') ILIKE ${likePattern(fragment)} ESCAPE '\\'`;
 
 /** What the folded counters say of the addresses of a column holding a fragment (`foldedFacts`). */
-interface FoldedFacts {
+export interface FoldedFacts {
   /** The rows whose address contains it. */
   rows: number;
   /** The addresses holding rows that contain it. */
@@ -78,7 +78,7 @@ const MAX_FOLDED_VALUES = 5_000;
  * Every folded address with rows has addresses with rows, so the search starts from the address
  * counts.
  */
-function foldedFacts(
+export function foldedFacts(
   db: Kysely<Database>,
   table: string,
   column: string,
@@ -107,33 +107,6 @@ function foldedFacts(
     };
   });
 }
-
-/** The rows of `table` whose `column` contains `fragment` (see `foldable`). */
-export const foldedTotal = async (
-  db: Kysely<Database>,
-  table: CountedTableName,
-  column: string,
-  fragment: string,
-) => (await foldedFacts(db, table, column, fragment)).rows;
-
-/** How many addresses of `column` holding rows contain `fragment` (see `foldable`). */
-export const foldedAddresses = async (
-  db: Kysely<Database>,
-  table: string,
-  column: string,
-  fragment: string,
-) => (await foldedFacts(db, table, column, fragment)).addresses;
-
-/**
- * How many addresses of `column` holding rows contain `fragment` before their first '@' and not
- * after it (027's local-only addresses).
- */
-export const foldedLocalOnlyAddresses = async (
-  db: Kysely<Database>,
-  table: CountedTableName,
-  column: string,
-  fragment: string,
-) => (await foldedFacts(db, table, column, fragment)).localOnlyAddresses;
 
 /**
  * The rows with `fragment` in `column` per month of the list's time column (035's `#month`

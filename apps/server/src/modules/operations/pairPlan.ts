@@ -17,7 +17,7 @@ import {
   WALK_SHARE,
 } from './countPlan.ts';
 import { containingPairTotal, manyLocalOnly, splitsAtDomain } from './emailDomains.ts';
-import { FOLDED_WITH, foldable, foldedPairTotal, foldedTotal } from './emailFolds.ts';
+import { FOLDED_WITH, foldable, foldedFacts, foldedPairTotal } from './emailFolds.ts';
 import { COUNTED_LISTS, type CountedTableName, countedColumnsOf, heldByTimeIndex } from './lists.ts';
 
 /**
@@ -347,7 +347,7 @@ export function pairPlan<Q extends object>(
       (page * limit * rarerRows) / total > ROWS_WORTH_A_FRAGMENT_WALK &&
       foldable(dialect, fragment.rule.column, fragment.value)
     ) {
-      const fragmentRows = await foldedTotal(db, table, fragment.rule.column, String(fragment.value));
+      const fragmentRows = (await foldedFacts(db, table, fragment.rule.column, String(fragment.value))).rows;
       fragmentWalked = all / INDEX_ENTRIES_PER_ROW + fragmentRows <= rarerRows / 2;
     }
     const pageIds = fragmentWalked ? fragmentFirst : ids;
