@@ -185,8 +185,10 @@ export function matchCount(table: CountedTableName, byTrigrams: boolean) {
     : sql<number>`count(*)`;
 }
 
-/** Every row of a counted table: its counter row with no column and no value. */
-/** The table's rows (its counter), read once per request: several plans ask. */
+/**
+ * Every row of a counted table: its counter row with no column and no value, read once per
+ * request (several plans ask).
+ */
 export function tableTotal(db: Kysely<Database>, table: string): Promise<number> {
   return sharedRead(JSON.stringify(['tableTotal', table]), async () => {
     const found = await rows<{ n: unknown }>(

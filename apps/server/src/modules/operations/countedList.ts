@@ -31,15 +31,15 @@ import { countedValuesWhere } from './valuesWhere.ts';
  * (`fetchPage`: COUNT and OFFSET), which the trigram indexes keep fast for selective filters.
  */
 
+/** PostgreSQL: a walk of two filters is read in index order while it reads at most 1/8 of the rows. */
+const INDEX_ORDER_READS = 8;
+
 /**
  * One page and the exact total of a counted list, on the database or a transaction (`db`).
  * `base` selects from the table; `select` adds
  * the columns and the order (the table's sort column descending, then id descending).
  * Its planners share the reads they ask alike (`sharedReads.ts`).
  */
-/** PostgreSQL: a walk of two filters is read in index order while it reads at most 1/8 of the rows. */
-const INDEX_ORDER_READS = 8;
-
 export function countedPage<T extends CountedTableName, Q extends { page: number; limit: number }, R>(
   ...args: Parameters<typeof countedPageOf<T, Q, R>>
 ): Promise<Page<R>> {
