@@ -51,6 +51,7 @@ import { listEmailFoldsMigration } from './migrations/035_list_email_folds.ts';
 import { appUserEmailFoldsMigration } from './migrations/036_app_user_email_folds.ts';
 import { listAddressTrigramsMigration } from './migrations/037_list_address_trigrams.ts';
 import { listFoldTrigramsMigration } from './migrations/038_list_fold_trigrams.ts';
+import { appUserFoldTrigramsMigration } from './migrations/039_app_user_fold_trigrams.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -263,6 +264,7 @@ export async function migrate(db: Db): Promise<void> {
     '036_app_user_email_folds': appUserEmailFoldsMigration(db.dialect),
     '037_list_address_trigrams': listAddressTrigramsMigration(db.dialect),
     '038_list_fold_trigrams': listFoldTrigramsMigration(db.dialect),
+    '039_app_user_fold_trigrams': appUserFoldTrigramsMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.
