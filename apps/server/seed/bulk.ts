@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { FOLDED_WITH } from '../src/modules/operations/emailFolds.ts';
 import { COUNTED_LISTS, type CountedTableName } from '../src/modules/operations/lists.ts';
+import { ID_BLOCK } from '../src/modules/operations/usersList.ts';
 import type { SeedContext } from './insert.ts';
 
 /**
@@ -425,7 +426,10 @@ async function rebuildOverviewCounters(ctx: SeedContext) {
   if (pg) await exec(ctx, 'ANALYZE scan_dtcs, overview_days, overview_months');
 }
 
-/** 020: app users per plan, per status and per day of creation (034: plan and status per day); SQLite's FTS5. */
+/**
+ * 020: app users per plan, per status and per day of creation (034: plan and status per day; 040:
+ * per block of ids); SQLite's FTS5.
+ */
 async function rebuildUsers(ctx: SeedContext) {
   await exec(ctx, 'DELETE FROM user_counts');
   for (const [col, val, day] of [
@@ -452,6 +456,16 @@ async function rebuildUsers(ctx: SeedContext) {
         ctx,
         `INSERT INTO user_counts (col, val, day, n) SELECT '${col}', regexp_replace(x.email, '[0-9]+', '0', 'g'), ${day}, count(*) FROM app_users x WHERE x.email IS NOT NULL AND ${day} IS NOT NULL GROUP BY 2, 3`,
       );
+  // 040: per case-folded plan and status per block of ids (the block's number, 12 digits).
+  const block =
+    ctx.dialect === 'postgres'
+      ? `lpad((x.id / ${ID_BLOCK})::text, 12, '0')`
+      : `printf('%012d', x.id / ${ID_BLOCK})`;
+  for (const col of ['plan', 'status'])
+    await exec(
+      ctx,
+      `INSERT INTO user_counts (col, val, day, n) SELECT '${col}#ids', lower(x.${col}), ${block}, count(*) FROM app_users x WHERE x.${col} IS NOT NULL GROUP BY 2, 3`,
+    );
   if (ctx.dialect === 'sqlite')
     await exec(ctx, `INSERT INTO app_users_search (app_users_search) VALUES ('rebuild')`);
   else await exec(ctx, 'ANALYZE app_users, user_counts');

@@ -141,3 +141,82 @@ describe.each(DIALECTS)('the Users Table’s filters on %s', (dialect) => {
     await expectPages({ email: 'kumar', plan: 'premium' });
   });
 });
+
+/*
+ * 040: a deep page of one plan or one status starts at the block of ids its offset falls in, from
+ * counters per block (`usersList.ts` `pageBlock`). 6,000 users inserted in one statement (the
+ * triggers per statement on PostgreSQL, per row on SQLite), ids three apart across ~18 blocks with
+ * a gap of empty blocks, so that pages newest first and, in the older half, oldest first both skip
+ * more than a block of matches. Every page of each value must be the rows' own slice, through
+ * inserts, a change of status across blocks and a removal of whole blocks.
+ */
+describe.each(DIALECTS)('deep pages of one plan or status on %s', (dialect) => {
+  let t: TestContext;
+  let headers: Record<string, string>;
+
+  async function insertMany(from: number, count: number, step: number) {
+    await sql`INSERT INTO app_users (id, email, name, plan, status, created_at)
+      WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ${count - 1})
+      SELECT ${from} + i * ${step}, 'bulk' || (${from} + i * ${step}) || '@blocks.example', 'Bulk',
+        CASE i % 4 WHEN 0 THEN 'premium' WHEN 1 THEN 'Premium' ELSE 'free' END,
+        CASE i % 3 WHEN 0 THEN 'active' WHEN 1 THEN 'ACTIVE' ELSE 'expired' END,
+        '2025-03-01T00:00:00.000Z'
+      FROM s`.execute(t.db.kysely);
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    headers = (await signedIn(t.db)).headers;
+    await insertMany(10_000, 4_000, 3);
+    await insertMany(40_000, 2_000, 3);
+  }, 120_000);
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function expectEveryPage(param: 'plan' | 'status', value: string) {
+    const { rows } = await sql<{
+      id: number;
+    }>`SELECT id FROM app_users WHERE lower(${sql.ref(param)}) = ${value.toLowerCase()} ORDER BY id DESC`.execute(
+      t.db.kysely,
+    );
+    const want = rows.map((r) => Number(r.id));
+    const limit = 100;
+    for (let page = 1; page <= Math.ceil(want.length / limit) + 1; page += 1) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/users?${param}=${value}&limit=${limit}&page=${page}`,
+        headers,
+      });
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+      const body = res.json() as { total: number; users: { id: number }[] };
+      expect(body.total, `${param}=${value} total`).toBe(want.length);
+      expect(
+        body.users.map((u) => u.id),
+        `${param}=${value} page ${page}`,
+      ).toEqual(want.slice((page - 1) * limit, page * limit));
+    }
+  }
+
+  it('pages every value exactly as the rows are', async () => {
+    await expectEveryPage('status', 'Active');
+    await expectEveryPage('status', 'expired');
+    await expectEveryPage('plan', 'PREMIUM');
+    await expectEveryPage('plan', 'free');
+  }, 120_000);
+
+  it('stays exact through inserts, changes of status and removals', async () => {
+    await insertMany(25_000, 1_500, 2);
+    await t.db.kysely
+      .updateTable('app_users')
+      .set({ status: 'expired' })
+      .where('id', '>=', 12_000)
+      .where('id', '<', 16_000)
+      .where('status', '=', 'ACTIVE')
+      .execute();
+    await t.db.kysely.deleteFrom('app_users').where('id', '>=', 17_000).where('id', '<', 20_000).execute();
+    await expectEveryPage('status', 'active');
+    await expectEveryPage('status', 'EXPIRED');
+    await expectEveryPage('plan', 'premium');
+  }, 120_000);
+});

@@ -52,6 +52,7 @@ import { appUserEmailFoldsMigration } from './migrations/036_app_user_email_fold
 import { listAddressTrigramsMigration } from './migrations/037_list_address_trigrams.ts';
 import { listFoldTrigramsMigration } from './migrations/038_list_fold_trigrams.ts';
 import { appUserFoldTrigramsMigration } from './migrations/039_app_user_fold_trigrams.ts';
+import { appUserIdCountsMigration } from './migrations/040_app_user_id_counts.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -265,6 +266,7 @@ export async function migrate(db: Db): Promise<void> {
     '037_list_address_trigrams': listAddressTrigramsMigration(db.dialect),
     '038_list_fold_trigrams': listFoldTrigramsMigration(db.dialect),
     '039_app_user_fold_trigrams': appUserFoldTrigramsMigration(db.dialect),
+    '040_app_user_id_counts': appUserIdCountsMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

@@ -91,12 +91,50 @@ export async function usersPage<R>(
   // entries, not 200,000); `select` restores the newest-first order.
   const end = Math.min(offset + query.limit, total);
   const fromOldest = offset > total / 2;
+  const skipped = fromOldest ? total - end : offset;
+  const block = skipped >= ID_BLOCK ? await pageBlock(db, query, skipped, fromOldest) : undefined;
   const ids = filtered(walk)
     .select('u.id')
+    .$if(block !== undefined, (q) => q.where('u.id', fromOldest ? '>=' : '<', block?.edge ?? 0))
     .orderBy(order, fromOldest ? 'asc' : 'desc')
     .limit(fromOldest ? end - offset : query.limit)
-    .offset(fromOldest ? total - end : offset);
+    .offset(block?.skip ?? skipped);
   return { rows: await select(fromUsers(db).where('u.id', 'in', ids)).execute(), total };
+}
+
+/** Ids per block of 040's counters per block of ids (`col = 'plan#ids' | 'status#ids'`; frozen there). */
+export const ID_BLOCK = 1024;
+
+/**
+ * One plan or one status alone, `skipped` matches stepped over in id order (newest first, or
+ * oldest first for a page in the older half): the edge of the block of ids holding the next match,
+ * from 040's counters per block, and how many matches to step over from that edge (fewer than
+ * ID_BLOCK). `status=active&page=10000` on PostgreSQL walked ~300,000 rows of the primary key
+ * (94–119 ms). Undefined for other filters, or if the counters do not reach `skipped`.
+ */
+async function pageBlock(
+  db: Kysely<Database>,
+  query: UserQuery,
+  skipped: number,
+  fromOldest: boolean,
+): Promise<{ edge: number; skip: number } | undefined> {
+  const params = activeRules(users.rules, query).map(([param]) => param);
+  const [facet] = params;
+  if (params.length !== 1 || (facet !== 'plan' && facet !== 'status')) return undefined;
+  const direction = sql.raw(fromOldest ? 'ASC' : 'DESC');
+  const [found] = await rows<{ day: string; before: unknown }>(
+    db,
+    sql`SELECT day, through - n AS before FROM (
+        SELECT day, n, sum(n) OVER (ORDER BY day ${direction}) AS through FROM user_counts
+        WHERE col = ${`${facet}#ids`} AND val = ${String(query[facet]).toLowerCase()}) b
+      WHERE through > ${skipped} ORDER BY day ${direction} LIMIT 1`,
+  );
+  if (!found) return undefined;
+  const number = Number(found.day);
+  return {
+    edge: (fromOldest ? number : number + 1) * ID_BLOCK,
+    skip: skipped - Number(found.before),
+  };
 }
 
 /** Printable ASCII: where FTS5's case folding and LIKE's agree. */
