@@ -43,13 +43,23 @@ export async function readsFolds(
   column: string,
   fragment: unknown,
 ): Promise<boolean> {
-  if (!foldable(dialect, column, fragment)) return false;
-  return sharedRead(JSON.stringify(['readsFolds', table, column, fragment]), async () => {
+  return foldable(dialect, column, fragment) && !(await heldByDomain(db, dialect, table, column, fragment));
+}
+
+/** Whether some domain of `column` (with rows) holds `fragment`: one counter row read, shared. */
+export async function heldByDomain(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: string,
+  column: string,
+  fragment: unknown,
+): Promise<boolean> {
+  return sharedRead(JSON.stringify(['heldByDomain', table, column, fragment]), async () => {
     const { rows } =
-      await sql`SELECT 1 FROM list_totals WHERE tbl = ${table} AND col = ${domainColumn(column)} AND n > 0 AND val ILIKE ${likePattern(String(fragment))} ESCAPE '\\' LIMIT 1`.execute(
+      await sql`SELECT 1 FROM list_totals WHERE tbl = ${table} AND col = ${domainColumn(column)} AND n > 0 AND val ${like(dialect)} ${likePattern(String(fragment))} ESCAPE '\\' LIMIT 1`.execute(
         db,
       );
-    return rows.length === 0;
+    return rows.length > 0;
   });
 }
 
@@ -93,6 +103,18 @@ const like = (dialect: Dialect) => (dialect === 'postgres' ? sql`ILIKE` : sql`LI
  * addresses hold it in their local part alone.
  */
 export async function containingTotal(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: CountedTableName,
+  column: string,
+  fragment: string,
+): Promise<{ total: number; localAddresses: number }> {
+  return sharedRead(JSON.stringify(['containingTotal', table, column, fragment]), () =>
+    readContainingTotal(db, dialect, table, column, fragment),
+  );
+}
+
+async function readContainingTotal(
   db: Kysely<Database>,
   dialect: Dialect,
   table: CountedTableName,
