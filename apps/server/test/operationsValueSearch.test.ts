@@ -23,6 +23,11 @@ describe.each(DIALECTS)('a contains filter over the counters’ values, on %s', 
     'zoë@example.net',
     'o"brien.kumar@example.com',
     'kumar"@example.com',
+    // A domain with the Kelvin sign (U+212A), which PostgreSQL's ILIKE folds to 'k': 'kample' is
+    // then held by a domain in most of the rows, so its page tests the rows as walked (`rowTest`,
+    // whose fast "C" collation must leave such a value to the database's own ILIKE).
+    'ann@\u212aample.com',
+    'bob@kample.com',
   ];
   /** Plates: the filter of an uncounted column reads 003's trigram index over the rows. */
   const plates = ['KA 15 ÄB 1', 'ka 15 äb 2', 'KA 15 äB 3', 'MH"12 4', 'MH 12 5', 'mh"12 6'];
@@ -66,7 +71,7 @@ describe.each(DIALECTS)('a contains filter over the counters’ values, on %s', 
 
   const fragments = [
     ...['josé', 'JOSÉ', 'lópez', 'jose.l', 'LOPEZ', 'example', 'zoë', 'nobody', 'é.l'],
-    ...['o"b', '"brien', 'kumar', 'KUMAR"', 'r"@'],
+    ...['o"b', '"brien', 'kumar', 'KUMAR"', 'r"@', 'kample', 'KAMPLE.c'],
   ];
 
   it('a fragment of an uncounted column (its rows’ trigram index) selects what LIKE / ILIKE does', async () => {
