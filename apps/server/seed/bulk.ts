@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { FOLDED_WITH } from '../src/modules/operations/emailFolds.ts';
 import { COUNTED_LISTS, type CountedTableName } from '../src/modules/operations/lists.ts';
-import { ID_BLOCK } from '../src/modules/operations/usersList.ts';
+import { idBlockKey } from '../src/modules/operations/usersList.ts';
 import type { SeedContext } from './insert.ts';
 
 /**
@@ -456,15 +456,16 @@ async function rebuildUsers(ctx: SeedContext) {
         ctx,
         `INSERT INTO user_counts (col, val, day, n) SELECT '${col}', regexp_replace(x.email, '[0-9]+', '0', 'g'), ${day}, count(*) FROM app_users x WHERE x.email IS NOT NULL AND ${day} IS NOT NULL GROUP BY 2, 3`,
       );
-  // 040: per case-folded plan and status per block of ids (the block's number, 12 digits).
-  const block =
-    ctx.dialect === 'postgres'
-      ? `lpad((x.id / ${ID_BLOCK})::text, 12, '0')`
-      : `printf('%012d', x.id / ${ID_BLOCK})`;
-  for (const col of ['plan', 'status'])
+  // 040: per case-folded plan, status and creation month per block of ids.
+  const block = idBlockKey(ctx.dialect, sql.ref('x.id')).compile(ctx.kx).sql;
+  for (const [col, val] of [
+    ['plan#ids', 'lower(x.plan)'],
+    ['status#ids', 'lower(x.status)'],
+    ['created#ids', 'substr(x.created_at, 1, 7)'],
+  ])
     await exec(
       ctx,
-      `INSERT INTO user_counts (col, val, day, n) SELECT '${col}#ids', lower(x.${col}), ${block}, count(*) FROM app_users x WHERE x.${col} IS NOT NULL GROUP BY 2, 3`,
+      `INSERT INTO user_counts (col, val, day, n) SELECT '${col}', ${val}, ${block}, count(*) FROM app_users x WHERE ${val} IS NOT NULL GROUP BY 2, 3`,
     );
   if (ctx.dialect === 'sqlite')
     await exec(ctx, `INSERT INTO app_users_search (app_users_search) VALUES ('rebuild')`);

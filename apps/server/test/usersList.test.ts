@@ -143,14 +143,14 @@ describe.each(DIALECTS)('the Users Table’s filters on %s', (dialect) => {
 });
 
 /*
- * 040: a deep page of one plan or one status starts at the block of ids its offset falls in, from
+ * 040: a deep page of one plan, status or creation bound starts at the block of ids its offset falls in, from
  * counters per block (`usersList.ts` `pageBlock`). 6,000 users inserted in one statement (the
  * triggers per statement on PostgreSQL, per row on SQLite), ids three apart across ~18 blocks with
  * a gap of empty blocks, so that pages newest first and, in the older half, oldest first both skip
  * more than a block of matches. Every page of each value must be the rows' own slice, through
  * inserts, a change of status across blocks and a removal of whole blocks.
  */
-describe.each(DIALECTS)('deep pages of one plan or status on %s', (dialect) => {
+describe.each(DIALECTS)('deep pages of one plan, status or creation bound on %s', (dialect) => {
   let t: TestContext;
   let headers: Record<string, string>;
 
@@ -160,7 +160,7 @@ describe.each(DIALECTS)('deep pages of one plan or status on %s', (dialect) => {
       SELECT ${from} + i * ${step}, 'bulk' || (${from} + i * ${step}) || '@blocks.example', 'Bulk',
         CASE i % 4 WHEN 0 THEN 'premium' WHEN 1 THEN 'Premium' ELSE 'free' END,
         CASE i % 3 WHEN 0 THEN 'active' WHEN 1 THEN 'ACTIVE' ELSE 'expired' END,
-        '2025-03-01T00:00:00.000Z'
+        '2025-0' || (1 + i % 6) || '-1' || (i % 10) || 'T0' || (i % 7) || ':00:00.000Z'
       FROM s`.execute(t.db.kysely);
   }
 
@@ -174,12 +174,16 @@ describe.each(DIALECTS)('deep pages of one plan or status on %s', (dialect) => {
     await t.close();
   });
 
-  async function expectEveryPage(param: 'plan' | 'status', value: string) {
+  async function expectEveryPage(param: 'plan' | 'status' | 'created_from' | 'created_to', value: string) {
+    const test =
+      param === 'created_from'
+        ? sql`created_at >= ${value}`
+        : param === 'created_to'
+          ? sql`created_at <= ${value}`
+          : sql`lower(${sql.ref(param)}) = ${value.toLowerCase()}`;
     const { rows } = await sql<{
       id: number;
-    }>`SELECT id FROM app_users WHERE lower(${sql.ref(param)}) = ${value.toLowerCase()} ORDER BY id DESC`.execute(
-      t.db.kysely,
-    );
+    }>`SELECT id FROM app_users WHERE ${test} ORDER BY id DESC`.execute(t.db.kysely);
     const want = rows.map((r) => Number(r.id));
     const limit = 100;
     for (let page = 1; page <= Math.ceil(want.length / limit) + 1; page += 1) {
@@ -203,6 +207,12 @@ describe.each(DIALECTS)('deep pages of one plan or status on %s', (dialect) => {
     await expectEveryPage('status', 'expired');
     await expectEveryPage('plan', 'PREMIUM');
     await expectEveryPage('plan', 'free');
+    // The months beyond a bound from the counters; its own month's users on its nearer side from
+    // the rows, added (a bound late in its month for `created_from`) or taken off (early).
+    for (const bound of ['2025-02-01T00:00:00.000Z', '2025-03-15T03:00:00.000Z', '2025-02-20T05:00:00.000Z'])
+      await expectEveryPage('created_from', bound);
+    for (const bound of ['2025-05-31T23:59:59.999Z', '2025-05-10T12:00:00.000Z', '2025-01-10T00:00:00.000Z'])
+      await expectEveryPage('created_to', bound);
   }, 120_000);
 
   it('stays exact through inserts, changes of status and removals', async () => {
@@ -215,8 +225,18 @@ describe.each(DIALECTS)('deep pages of one plan or status on %s', (dialect) => {
       .where('status', '=', 'ACTIVE')
       .execute();
     await t.db.kysely.deleteFrom('app_users').where('id', '>=', 17_000).where('id', '<', 20_000).execute();
+    // Users moved to a new month (a bound's own, then one beyond it).
+    await t.db.kysely
+      .updateTable('app_users')
+      .set({ created_at: '2025-07-02T00:00:00.000Z' })
+      .where('id', '>=', 40_000)
+      .where('id', '<', 43_000)
+      .execute();
     await expectEveryPage('status', 'active');
     await expectEveryPage('status', 'EXPIRED');
     await expectEveryPage('plan', 'premium');
+    await expectEveryPage('created_from', '2025-03-15T03:00:00.000Z');
+    await expectEveryPage('created_from', '2025-07-01T00:00:00.000Z');
+    await expectEveryPage('created_to', '2025-04-18T23:59:59.999Z');
   }, 120_000);
 });

@@ -3,16 +3,19 @@ import type { Dialect } from '../database.ts';
 import { postgresStatementTriggers } from './004_list_counts.ts';
 
 /**
- * Issue 12 item 1 on the Users Table: a deep page of one plan or one status, newest first
- * (`status=active&page=10000`), stepped over every earlier match in id order — on PostgreSQL a walk
- * of the primary key reading ~300,000 rows (94–119 ms; 032's index holds `lower(status)`, which an
- * index-only scan cannot test), and the further the deeper the page, however many users.
+ * Issue 12 item 1 on the Users Table: a deep page of one plan, one status or one creation bound,
+ * newest first (`status=active&page=10000`), stepped over every earlier match in id order — on
+ * PostgreSQL a walk of the primary key reading ~300,000 rows (94–119 ms; 032's index holds
+ * `lower(status)`, which an index-only scan cannot test; a creation bound 31–40 ms), and the
+ * further the deeper the page, however many users.
  *
- * Users are counted per case-folded plan and per case-folded status per block of ID_BLOCK ids
- * (`user_counts` rows `col = 'plan#ids' | 'status#ids'`, `val` the folded value, `day` the block's
- * number zero-padded so that text order is number order). A page's offset then names its block
- * from the counters (~1,000 rows a value at a million users), and the walk starts at that block's
- * edge, stepping over fewer than ID_BLOCK matches. Kept by triggers in the same transaction as
+ * Users are counted per case-folded plan, per case-folded status and per month of creation
+ * ('YYYY-MM') per block of ID_BLOCK ids (`user_counts` rows `col = 'plan#ids' | 'status#ids' |
+ * 'created#ids'`, `val` the value, `day` the block's number zero-padded so that text order is
+ * number order). A page's offset then names its block from the counters (~1,000 rows a value at
+ * a million users; a bound's months beyond its own, and its own month's users counted in the
+ * creation index), and the walk starts at that block's edge, stepping over fewer than ID_BLOCK
+ * matches. Kept by triggers in the same transaction as
  * every write, as 020's and 034's are; `seed/bulk.ts` rebuilds them (`test/seedBulk.test.ts`).
  */
 
@@ -29,6 +32,7 @@ const idBlockKey = (dialect: Dialect, id: string) =>
 const USER_ID_FACETS = (dialect: Dialect, x: string): [string, string, string][] => [
   [`'plan#ids'`, `lower(${x}.plan)`, idBlockKey(dialect, `${x}.id`)],
   [`'status#ids'`, `lower(${x}.status)`, idBlockKey(dialect, `${x}.id`)],
+  [`'created#ids'`, `substr(${x}.created_at, 1, 7)`, idBlockKey(dialect, `${x}.id`)],
 ];
 
 export function appUserIdCountsMigration(dialect: Dialect) {
@@ -75,7 +79,7 @@ export function appUserIdCountsMigration(dialect: Dialect) {
         .execute(db);
       await sql
         .raw(
-          `CREATE TRIGGER app_users_id_counts_au AFTER UPDATE OF id, plan, status ON app_users BEGIN ${apply('old', '-1')} ${apply('new', '+1')} END`,
+          `CREATE TRIGGER app_users_id_counts_au AFTER UPDATE OF id, plan, status, created_at ON app_users BEGIN ${apply('old', '-1')} ${apply('new', '+1')} END`,
         )
         .execute(db);
     },
