@@ -1,12 +1,13 @@
 /**
- * What the counters of migrations 035 and 036 (PostgreSQL: folded e-mail addresses), or 038's
- * trigram indexes of the folded addresses, cost each write: the same inserts, e-mail updates and
+ * What the counters of migrations 035 and 036 (PostgreSQL: folded e-mail addresses), 038's
+ * trigram indexes of the folded addresses, or 040's counters of app users per block of ids cost
+ * each write: the same inserts, e-mail updates and
  * deletes of special-function runs and app users on two fresh schemas, one migrated fully and one
  * with what the migration added dropped, alternately, twice. Every run's address is a new one (a
  * new address is what changes the folded address counts 038 indexes). Prints milliseconds;
  * asserts nothing (DESIGN.md).
  *
- *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test] [rows] [035 | 038]
+ *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test] [rows] [035 | 038 | 040]
  */
 import { sql } from 'kysely';
 import { type Db, migrate, openDatabase } from '../apps/server/src/db/database.ts';
@@ -39,8 +40,11 @@ const FOLD_TRIGRAMS = [
   'DROP INDEX list_totals_special_function_runs_user_email_folds_trgm',
   'DROP INDEX list_totals_actuation_runs_user_email_folds_trgm',
 ];
-const MEASURED = process.argv[4] === '038' ? '038' : '035/036';
-const DROPPED = MEASURED === '038' ? FOLD_TRIGRAMS : FOLDS;
+/** 040's counters per block of ids (their triggers: the counter rows themselves are not written). */
+const ID_COUNTS = ['DROP FUNCTION app_users_id_counts CASCADE'];
+
+const MEASURED = (['038', '040'] as const).find((m) => m === process.argv[4]) ?? '035/036';
+const DROPPED = { '035/036': FOLDS, '038': FOLD_TRIGRAMS, '040': ID_COUNTS }[MEASURED];
 
 async function timed(label: string, work: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
