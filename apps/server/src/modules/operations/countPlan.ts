@@ -78,14 +78,18 @@ export async function rows<T = Row>(db: Kysely<Database>, query: ReturnType<type
  * database's folds every character through the C library (~0.2 against ~0.45 µs a value: 'kumar'
  * walked through 17,000 index entries 9.6 → 6.7 ms). On ASCII text and an ASCII pattern the two
  * agree; any other value takes the database's ILIKE, as the counters did (the Kelvin sign U+212A folds
- * to 'k' there and not under "C"), so the rows are still exactly those counted.
+ * to 'k' there and not under "C"), so the rows are still exactly those counted. Written as an OR of
+ * ILIKEs, not a CASE, so that PostgreSQL estimates it as it does ILIKE and keeps its parallel walk
+ * where it chose one (with a CASE, estimated to hold half the rows, 'kumar' with Diesel walked
+ * alone: 106 → 125 ms; as an OR 96).
  */
 export function rowTest(column: string, value: unknown, dialect: Dialect = 'sqlite') {
   const pattern = likePattern(String(value));
   if (dialect !== 'postgres') return sql<SqlBool>`+${sql.ref(column)} LIKE ${pattern} ESCAPE '\\'`;
   const own = sql<SqlBool>`(${sql.ref(column)} || '') ILIKE ${pattern} ESCAPE '\\'`;
   if (!isAscii(String(value))) return own;
-  return sql<SqlBool>`CASE WHEN octet_length(${sql.ref(column)}) = char_length(${sql.ref(column)}) THEN (${sql.ref(column)} || '') COLLATE "C" ILIKE ${pattern} ESCAPE '\\' ELSE ${own} END`;
+  const ascii = sql`octet_length(${sql.ref(column)}) = char_length(${sql.ref(column)})`;
+  return sql<SqlBool>`(((${sql.ref(column)} || '') COLLATE "C" ILIKE ${pattern} ESCAPE '\\' AND ${ascii}) OR (NOT ${ascii} AND ${own}))`;
 }
 
 /** Whether `text` holds ASCII characters alone. */
