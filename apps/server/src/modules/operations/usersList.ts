@@ -123,12 +123,12 @@ const MONTH = /^\d{4}-\d{2}-/;
 const BOUND_BLOCK_SHARE = 0.1;
 
 /**
- * One plan, one status or one creation bound alone, `skipped` of its `total` matches stepped over in
- * id order (newest first, or oldest first for a page in the older half): the edge of the block of ids holding the next match, from 040's counters per
- * block, and how many matches to step over from that edge (fewer than ID_BLOCK).
- * `status=active&page=10000` on PostgreSQL walked ~300,000 rows of the primary key (94–119 ms), a
- * creation bound's page 10,000 ~400,000 entries (31–40 ms). Undefined for other filters, or if
- * the counters do not reach `skipped`.
+ * One plan, one status or one creation bound alone, `skipped` of its `total` matches stepped over
+ * in id order (newest first, or oldest first for a page in the older half): the edge of the block
+ * of ids holding the next match, from 040's counters per block, and how many matches to step over
+ * from that edge (fewer than ID_BLOCK). `status=active&page=10000` on PostgreSQL walked ~300,000
+ * rows of the primary key (94–119 ms), a creation bound's page 10,000 ~400,000 entries (31–40 ms).
+ * Undefined for other filters, or if the counters do not reach `skipped`.
  */
 async function pageBlock(
   db: Kysely<Database>,
@@ -174,8 +174,9 @@ function matchesPerBlock(query: UserQuery, skippedShare: number): RawBuilder<unk
   if (!MONTH.test(bound) || skippedShare < BOUND_BLOCK_SHARE) return undefined;
   const month = bound.slice(0, 7);
   const after = param === 'created_from';
-  // The month whole when the bound is in the half of it it keeps less of. Every creation time of
-  // the month starts with it and sorts between it and it followed by '~'.
+  // The month's counters whole less its users the bound leaves out, when the bound keeps more than
+  // half of its month; else the month's users it keeps. Every creation time of the month starts
+  // with it, so sorts from it up to it followed by '~' (as `usersTotal` reads a bound's day).
   const whole = Number(bound.slice(8, 10)) <= 15 === after;
   const months = sql.raw(after ? (whole ? '>=' : '>') : whole ? '<=' : '<');
   const [sign, own] = whole
@@ -189,7 +190,7 @@ function matchesPerBlock(query: UserQuery, skippedShare: number): RawBuilder<unk
         '',
         after
           ? sql`created_at >= ${bound} AND created_at < ${`${month}~`}`
-          : sql`created_at > ${month} AND created_at <= ${bound}`,
+          : sql`created_at >= ${month} AND created_at <= ${bound}`,
       ];
   return sql`SELECT ${block} AS block, n FROM user_counts WHERE col = 'created#ids' AND val ${months} ${month}
     UNION ALL SELECT id / ${sql.lit(ID_BLOCK)} AS block, ${sql.raw(sign)}count(*) AS n FROM app_users WHERE ${own} GROUP BY 1`;
