@@ -75,13 +75,13 @@ export async function rows<T = Row>(db: Kysely<Database>, query: ReturnType<type
  *
  * PostgreSQL, an ASCII fragment: a value of ASCII characters alone (as many bytes as characters)
  * is tested under the "C" collation, whose ILIKE folds ASCII case byte by byte, where the
- * database's folds every character through the C library (~0.2 against ~0.45 µs a value: 'kumar'
- * walked through 17,000 index entries 9.6 → 6.7 ms). On ASCII text and an ASCII pattern the two
- * agree; any other value takes the database's ILIKE, as the counters did (the Kelvin sign U+212A folds
- * to 'k' there and not under "C"), so the rows are still exactly those counted. Written as an OR of
- * ILIKEs, not a CASE, so that PostgreSQL estimates it as it does ILIKE and keeps its parallel walk
- * where it chose one (with a CASE, estimated to hold half the rows, 'kumar' with Diesel walked
- * alone: 106 → 125 ms; as an OR 96).
+ * database's folds every character through the C library (~0.2 against ~0.45 µs a value; 'kumar'
+ * page 100 41 → 35 ms, 'gmail' page 10,000 36 → 17). On ASCII text and an ASCII pattern the two
+ * agree; any other value takes the database's ILIKE, as the counters did (the Kelvin sign U+212A
+ * folds to 'k' there and not under "C"), so the rows are still exactly those counted. Written as
+ * an OR of ILIKEs, not a CASE, so that PostgreSQL estimates it as it does ILIKE and keeps its
+ * parallel walk where it chose one (with a CASE, estimated to hold half the rows, 'kumar' with
+ * Diesel walked alone: 106 → 125 ms; as an OR 96).
  */
 export function rowTest(column: string, value: unknown, dialect: Dialect = 'sqlite') {
   const pattern = likePattern(String(value));
@@ -105,14 +105,13 @@ const isAscii = (text: string) => [...text].every((c) => c.charCodeAt(0) < 0x80)
 export async function matchesTooMany(
   db: Kysely<Database>,
   dialect: Dialect,
-  table: string,
+  table: CountedTableName,
   rule: FilterRule,
   value: unknown,
 ): Promise<boolean> {
   if (rule.match !== 'contains') return false;
   // PostgreSQL, a surname: 035's address counts per folded address ('kumar': ~500 folded rows,
-  // where counting 5,001 addresses read 10,500 heap blocks, 170–250 ms; 'gmail' stops at 5,001 in
-  // 3 ms below).
+  // where counting 5,001 addresses read 10,500 heap blocks, 170–250 ms).
   if (await readsFolds(db, dialect, table, rule.column, value))
     return (await foldedFacts(db, table, rule.column, String(value))).addresses > MAX_PAIR_VALUES;
   // PostgreSQL, a fragment some domain holds, in WALK_SHARE of the rows or more (its domains'
@@ -124,7 +123,7 @@ export async function matchesTooMany(
     dialect === 'postgres' &&
     splitsAtDomain(rule.column, value) &&
     (await heldByDomain(db, dialect, table, rule.column, value)) &&
-    (await containingTotal(db, dialect, table as CountedTableName, rule.column, String(value))).total >=
+    (await containingTotal(db, dialect, table, rule.column, String(value))).total >=
       WALK_SHARE * (await tableTotal(db, table))
   )
     return true;
