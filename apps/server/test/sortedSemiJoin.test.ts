@@ -134,26 +134,32 @@ describe.each(DIALECTS)('a sorted list walked against its matches, on %s', (dial
       await expectScanPages(t.app, headers, `email=toyota.example&sort=vin&order=${order}`, expected, [100]);
     }, 120_000);
 
-  // Through writes (last: it adds rows): a fragment in the local part of 5,400 addresses, whose
+  // Through writes (last: it adds rows): a fragment in the local part of ~5,400 of 7,000 addresses, whose
   // VINs sort after every other row's, so walking the VIN index meets none early and the walk
   // tests ids against the matches — on PostgreSQL found through the addresses' counters and 037's
   // trigram index. Addresses whose every row is deleted keep a counter of zero or none, which
   // that lookup skips (`t.n > 0`); the pages must still be the rows' own.
+  // On PostgreSQL the surname's rows are found by their folded addresses (041): digits inside the
+  // surname ('kum3ar') must not make a match, nor case keep one out.
+  const kumarAddress = (k: number) =>
+    k % 5 === 1
+      ? `kum${k % 10}ar.${k}@mail.example.com`
+      : `${k % 3 === 0 ? 'KUMAR' : 'kumar'}.${k}@mail.example.com`;
   it('pages a local-part fragment sorted by vin through deletes', async () => {
     const added: { id: number; vin: string }[] = [];
-    for (let from = 0; from < 5_400; from += 500) {
+    for (let from = 0; from < 7_000; from += 500) {
       const batch = await t.db.kysely
         .insertInto('scans')
         .values(
-          Array.from({ length: Math.min(500, 5_400 - from) }, (_, i) => {
+          Array.from({ length: Math.min(500, 7_000 - from) }, (_, i) => {
             const k = from + i;
             return scan({
-              email: `kumar.${k}@mail.example.com`,
+              email: kumarAddress(k),
               scan_start_time: new Date(Date.UTC(2026, 2, 1) + k * 60_000).toISOString(),
               make: 'Tata',
               model: 'Nexon',
               license_plate: `KA${String(k).padStart(4, '0')}`,
-              vin: `ZZ${String((k * 7_919) % 5_400).padStart(8, '0')}`,
+              vin: `ZZ${String((k * 7_919) % 7_000).padStart(8, '0')}`,
             });
           }),
         )
@@ -167,7 +173,7 @@ describe.each(DIALECTS)('a sorted list walked against its matches, on %s', (dial
       .where('id', 'in', [...gone])
       .execute();
     const expected = added
-      .filter((r) => !gone.has(r.id))
+      .filter((r, k) => !gone.has(r.id) && /kumar/i.test(kumarAddress(k)))
       .sort((a, b) => (a.vin < b.vin ? -1 : a.vin > b.vin ? 1 : a.id - b.id))
       .map((r) => r.id);
     await expectScanPages(t.app, headers, 'email=kumar&sort=vin&order=asc', expected, [100]);

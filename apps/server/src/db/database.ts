@@ -53,6 +53,7 @@ import { listAddressTrigramsMigration } from './migrations/037_list_address_trig
 import { listFoldTrigramsMigration } from './migrations/038_list_fold_trigrams.ts';
 import { appUserFoldTrigramsMigration } from './migrations/039_app_user_fold_trigrams.ts';
 import { appUserIdCountsMigration } from './migrations/040_app_user_id_counts.ts';
+import { listEmailFoldIdsMigration } from './migrations/041_list_email_fold_ids.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -267,6 +268,7 @@ export async function migrate(db: Db): Promise<void> {
     '038_list_fold_trigrams': listFoldTrigramsMigration(db.dialect),
     '039_app_user_fold_trigrams': appUserFoldTrigramsMigration(db.dialect),
     '040_app_user_id_counts': appUserIdCountsMigration(db.dialect),
+    '041_list_email_fold_ids': listEmailFoldIdsMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.
