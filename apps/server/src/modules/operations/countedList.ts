@@ -33,6 +33,12 @@ import { countedValuesWhere } from './valuesWhere.ts';
 
 /** PostgreSQL: a walk of two filters is read in index order while it reads at most 1/8 of the rows. */
 const INDEX_ORDER_READS = 8;
+/**
+ * PostgreSQL: a walk of one filter expected to read at most this many index entries runs alone
+ * (`inIndexOrder`'s `serial`): a worker's start and its share read past the page cost more than
+ * the walk ('joshi' page 100, ~14,000 entries: 11–20 ms in parallel, 5 alone).
+ */
+const SERIAL_WALK = 50_000;
 
 /**
  * One page and the exact total of a counted list, on the database or a transaction (`db`).
@@ -226,10 +232,15 @@ async function countedPageOf<T extends CountedTableName, Q extends { page: numbe
     // table scan is the cheaper (372 ms walking against 289); Diesel ended by mid-2025 (127,721
     // matches), page 100, was read by a scan and a sort (200–320 ms) for a walk of ~9,000 rows.
     if (walk && dialect === 'postgres' && (filter || p.total >= INDEX_ORDER_READS * (from + limit))) {
+      // One filter's walk of at most SERIAL_WALK entries runs without parallel workers.
+      const serial =
+        !!filter && ((from + limit) * (await tableTotal(db, table))) / Math.max(p.total, 1) <= SERIAL_WALK;
       return rowsOf(
-        (await inIndexOrder(db, dialect, (trx) => trx.executeQuery(ids.compile()).then((r) => r.rows))).map(
-          (r) => r.id,
-        ),
+        (
+          await inIndexOrder(db, dialect, (trx) => trx.executeQuery(ids.compile()).then((r) => r.rows), {
+            serial,
+          })
+        ).map((r) => r.id),
       );
     }
     return select(base().where((eb) => eb(sql.ref<number>('id'), 'in', ids))).execute();
