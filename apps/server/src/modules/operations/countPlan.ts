@@ -42,8 +42,12 @@ export function singleFilter<Q extends object>(rules: FilterRules<Q>, query: Q) 
 
 export interface Plan {
   total: number;
-  /** Matching rows per day of the sort column, when known (any order). */
-  days?: () => Promise<Map<string, number>>;
+  /**
+   * Matching rows per day of the sort column, when known (any order). With `newest`, the newest
+   * buckets holding at least that many rows may come alone (every bucket from the newest on to
+   * some bucket, each whole): a page that many rows deep needs no older one.
+   */
+  days?: (newest?: number) => Promise<Map<string, number>>;
   /** The row condition to use instead of the rule's own (null: the rule's own). */
   where?: (walk: boolean) => Expression<SqlBool> | null;
   /** Whether reading in time order from the day bound is the right plan (frequent matches). */
@@ -309,8 +313,8 @@ async function manyValues(
   const days =
     domains &&
     (domains.localAddresses <= MAX_LOCAL_ADDRESSES || (await readsFolds(db, dialect, table, column, value)))
-      ? async () =>
-          (await containingDays(db, dialect, table, column, order, String(value))) ??
+      ? async (newest?: number) =>
+          (await containingDays(db, dialect, table, column, order, String(value), undefined, newest)) ??
           new Map<string, number>()
       : undefined;
   return {

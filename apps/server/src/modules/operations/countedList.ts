@@ -155,7 +155,7 @@ async function countedPageOf<T extends CountedTableName, Q extends { page: numbe
   if (p.days && walk && (offset > 0 || filter?.rule.match === 'atMost' || p.boundsFirstPage)) {
     // Newest day first: find the day holding row `offset`, read from the bound above it.
     // Days with no match still bound the walk when skipped (none of their rows match).
-    const days = [...(await p.days()).entries()].sort((a, b) => (a[0] < b[0] ? 1 : -1));
+    const days = [...(await p.days(offset + query.limit)).entries()].sort((a, b) => (a[0] < b[0] ? 1 : -1));
     let after = 0;
     let bound: string | undefined;
     let holding: [string, number] | undefined;

@@ -211,12 +211,14 @@ export async function containingDays(
   order: string,
   fragment: string,
   fromDay?: string,
+  newest?: number,
 ): Promise<Map<string, number> | undefined> {
   const vals = await fewLocalOnlyValues(db, dialect, table, column, fragment);
   if (vals === undefined)
-    // PostgreSQL, a surname: its folded addresses' months (a month is no day bound for `fromDay`).
+    // PostgreSQL, a surname: its folded addresses' months (a month is no day bound for `fromDay`),
+    // the newest holding `newest` rows when only they are needed.
     return fromDay === undefined && (await readsFolds(db, dialect, table, column, fragment))
-      ? foldedMonthRows(db, table, column, fragment)
+      ? foldedMonthRows(db, table, column, fragment, newest)
       : undefined;
   const since = (ref: RawBuilder<unknown>) =>
     fromDay === undefined ? sql`` : sql` AND ${ref} >= ${fromDay}`;
