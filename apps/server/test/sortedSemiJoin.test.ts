@@ -78,6 +78,8 @@ describe.each(DIALECTS)('a sorted list walked against its matches, on %s', (dial
     ['vin', (r) => r.vin],
     ['license_plate', (r) => r.plate],
     ['model', (r) => r.model],
+    // The key itself: SQLite walks the table's own b-tree (`walksTable`).
+    ['id', (r) => String(r.id).padStart(8, '0')],
   ];
   for (const [field, key] of cases)
     for (const order of ['asc', 'desc'] as const)
