@@ -1,14 +1,14 @@
 /**
  * What the counters of migrations 035 and 036 (PostgreSQL: folded e-mail addresses), 038's
- * trigram indexes of the folded addresses, 040's counters of app users per block of ids, or 041's
- * indexes of the activity rows by folded address cost
+ * trigram indexes of the folded addresses, 040's counters of app users per block of ids, 041's
+ * indexes of the activity rows by folded address, or 042's end time in the "ended" sort index cost
  * each write: the same inserts, e-mail updates and
  * deletes of special-function runs and app users on two fresh schemas, one migrated fully and one
  * with what the migration added dropped, alternately, twice. Every run's address is a new one (a
  * new address is what changes the folded address counts 038 indexes). Prints milliseconds;
  * asserts nothing (DESIGN.md).
  *
- *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test] [rows] [035 | 038 | 040 | 041]
+ *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test] [rows] [035 | 038 | 040 | 041 | 042]
  */
 import { sql } from 'kysely';
 import { type Db, migrate, openDatabase } from '../apps/server/src/db/database.ts';
@@ -51,8 +51,20 @@ const FOLD_IDS = [
   'DROP INDEX actuation_runs_email_fold_ids',
 ];
 
-const MEASURED = (['038', '040', '041'] as const).find((m) => m === process.argv[4]) ?? '035/036';
-const DROPPED = { '035/036': FOLDS, '038': FOLD_TRIGRAMS, '040': ID_COUNTS, '041': FOLD_IDS }[MEASURED];
+/** 042: the "ended" sort indexes as 015 built them, without the end time. */
+const ENDED_WITHOUT_END = ['scans', 'special_function_runs'].flatMap((t) => [
+  `DROP INDEX ${t}_sort_scan_ended_end`,
+  `CREATE INDEX ${t}_sort_scan_ended ON ${t} (scan_ended, id)`,
+]);
+
+const MEASURED = (['038', '040', '041', '042'] as const).find((m) => m === process.argv[4]) ?? '035/036';
+const DROPPED = {
+  '035/036': FOLDS,
+  '038': FOLD_TRIGRAMS,
+  '040': ID_COUNTS,
+  '041': FOLD_IDS,
+  '042': ENDED_WITHOUT_END,
+}[MEASURED];
 
 async function timed(label: string, work: () => Promise<unknown>): Promise<number> {
   const t = performance.now();

@@ -54,6 +54,7 @@ import { listFoldTrigramsMigration } from './migrations/038_list_fold_trigrams.t
 import { appUserFoldTrigramsMigration } from './migrations/039_app_user_fold_trigrams.ts';
 import { appUserIdCountsMigration } from './migrations/040_app_user_id_counts.ts';
 import { listEmailFoldIdsMigration } from './migrations/041_list_email_fold_ids.ts';
+import { sortEndedWithEndMigration } from './migrations/042_sort_ended_with_end.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -269,6 +270,7 @@ export async function migrate(db: Db): Promise<void> {
     '039_app_user_fold_trigrams': appUserFoldTrigramsMigration(db.dialect),
     '040_app_user_id_counts': appUserIdCountsMigration(db.dialect),
     '041_list_email_fold_ids': listEmailFoldIdsMigration(db.dialect),
+    '042_sort_ended_with_end': sortEndedWithEndMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.
