@@ -31,6 +31,15 @@ export function equalsCI<DB, TB extends keyof DB>(
 }
 
 /**
+ * PostgreSQL: the ids a query selects, aggregated into one array literal ('{10,41,…}') the
+ * database writes and a later statement binds as `::int[]` — as rows, then a JavaScript array the
+ * driver quotes element by element, 80,914 ids cost ~30 ms to receive and 35–80 ms to send,
+ * against ~15 ms in all.
+ */
+export const idArray = (id: ReturnType<typeof sql.ref>) =>
+  sql<string>`'{' || coalesce(string_agg(${id}::text, ','), '') || '}'`;
+
+/**
  * Runs `read` on PostgreSQL with sorting priced out (`enable_sort = off`, for this statement's
  * transaction only), so a page read in an index's order walks that index instead of sorting every
  * match. The planner prices a fragment's ILIKE at a fixed share of the rows (0.5 %), and for a

@@ -2,7 +2,7 @@ import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { sharedRead } from '../../lib/sharedReads.ts';
-import { likePattern, withPlanPricedOut } from '../../lib/sql.ts';
+import { idArray, likePattern, withPlanPricedOut } from '../../lib/sql.ts';
 import { type CountedTableName, EMAIL_COLUMNS } from './lists.ts';
 
 /**
@@ -124,6 +124,23 @@ export async function foldedAddressesHolding(
   const { values } = await foldedFacts(db, table, column, fragment);
   if (values === undefined) return undefined;
   return sql<SqlBool>`regexp_replace(${sql.ref(column)}, '[0-9]+', '0', 'g') = ANY(${values})`;
+}
+
+/**
+ * The ids of the rows whose address in `column` holds `fragment`, by folded address
+ * (`foldedAddressesHolding`), as one array literal (`idArray`); undefined as that is.
+ */
+export async function foldedIds(
+  db: Kysely<Database>,
+  table: CountedTableName,
+  column: string,
+  fragment: string,
+): Promise<string | undefined> {
+  const holding = await foldedAddressesHolding(db, table, column, fragment);
+  if (!holding) return undefined;
+  const { rows } = await sql<{ ids: string }>`SELECT ${idArray(sql.ref('id'))} AS ids FROM ${sql.table(table)}
+    WHERE ${holding}`.execute(db);
+  return rows[0]?.ids ?? '{}';
 }
 
 /**
