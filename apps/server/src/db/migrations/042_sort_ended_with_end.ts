@@ -10,7 +10,7 @@ const TABLES = ['scans', 'special_function_runs'] as const;
  * ascending, the runs that never ended (no end time, so none is within the bound: 49,944 of a
  * million scans) come first, each a heap read — 54,000 lookups, 100–140 ms for pages 1 and 100.
  * The same index carrying the end time answers the walk from the index alone (the order and the
- * entries are 015's; ~+20 MB a million rows). SQLite: unchanged — its walk of that index reads the
+ * entries are 015's; 21 → 55 MB at a million rows). SQLite: unchanged — its walk of that index reads the
  * rows in their own b-tree order and took 65 ms.
  */
 export function sortEndedWithEndMigration(dialect: Dialect) {

@@ -357,8 +357,8 @@ export function pairPlan<Q extends object>(
     // 'kumar' in Diesel runs, page 100, its 41,908 ids and ~71,000 Diesel entries against
     // ~171,000 entries. Taken when the surname's rows and half the value's entries are fewer.
     let surnameIds: string | undefined;
-    const fragmentEntries = total > 0 ? (page * limit * all) / total : 0;
     if (fragmentWalked && dialect === 'postgres' && driver !== undefined && total > 0) {
+      const fragmentEntries = (page * limit * all) / total;
       const keptEntries = (page * limit * (drivers[0]?.n ?? 0)) / total;
       const fragmentRows = (await foldedFacts(db, table, fragment.rule.column, String(fragment.value))).rows;
       if (fragmentRows + keptEntries / 2 < fragmentEntries)
