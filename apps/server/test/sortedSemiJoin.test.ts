@@ -136,6 +136,18 @@ describe.each(DIALECTS)('a sorted list walked against its matches, on %s', (dial
       await expectScanPages(t.app, headers, `email=toyota.example&sort=vin&order=${order}`, expected, [100]);
     }, 120_000);
 
+  // Oldest first: on SQLite a walk of the time-order index testing the address it holds.
+  it(`pages a fragment of ${ROWS * 0.75} addresses oldest first`, async () => {
+    const expected = rows.filter((r) => r.toyota).map((r) => r.id);
+    await expectScanPages(
+      t.app,
+      headers,
+      'email=toyota.example&sort=scan_start_time&order=asc',
+      expected,
+      [100],
+    );
+  }, 120_000);
+
   // Through writes (last: it adds rows): a fragment in the local part of ~5,400 of 7,000 addresses, whose
   // VINs sort after every other row's, so walking the VIN index meets none early and the walk
   // tests ids against the matches — on PostgreSQL found through the addresses' counters and 037's
