@@ -228,7 +228,10 @@ export async function rebuildDerived(ctx: SeedContext, tables: readonly BulkTabl
 
     if (pg && email) await rebuildEmailFolds(ctx, table, email, spec.order);
 
-    if (table === 'scans') await rebuildOverview(ctx);
+    if (table === 'scans') {
+      await rebuildOverview(ctx);
+      await rebuildCodePairs(ctx);
+    }
     await exec(ctx, 'DROP TABLE bulk_rows');
     // 003: the FTS5 trigram index of the list's contains filters (SQLite; PostgreSQL's pg_trgm
     // indexes were rebuilt with the other indexes).
@@ -370,6 +373,28 @@ async function rebuildScanners(ctx: SeedContext) {
   );
   if (ctx.dialect === 'postgres')
     await exec(ctx, 'ANALYZE overview_scanner_days, overview_scanner_months, overview_scanner_day_months');
+}
+
+/**
+ * 043: scans per reported code and value of each other counted filter (the end time by its day,
+ * the e-mail by its domain), from the codes just rebuilt and `bulk_rows` (scans).
+ */
+async function rebuildCodePairs(ctx: SeedContext) {
+  const at = ctx.dialect === 'postgres' ? `strpos(x.email, '@')` : `instr(x.email, '@')`;
+  const facets: [string, string][] = [
+    ...['country_id', 'make', 'type', 'app_version'].map((c): [string, string] => [c, text(c)]),
+    ['scan_end_time', dayOf('x.scan_end_time')],
+    ['email@', `CASE WHEN ${at} > 0 THEN substr(x.email, ${at} + 1) END`],
+  ];
+  await exec(ctx, 'DELETE FROM list_code_pairs');
+  for (const [col, value] of facets)
+    await exec(
+      ctx,
+      `INSERT INTO list_code_pairs (dtc, col, val, n)
+         SELECT d.dtc, '${col}', ${value}, count(*) FROM scan_dtcs d JOIN bulk_rows x ON x.id = d.scan_id
+         WHERE ${value} IS NOT NULL GROUP BY d.dtc, ${value}`,
+    );
+  if (ctx.dialect === 'postgres') await exec(ctx, 'ANALYZE list_code_pairs');
 }
 
 /** 011's counters: the codes of each scan and the scans per day and month by topic. */

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
 import { insertScan } from './operationsFactories.ts';
@@ -50,11 +51,16 @@ describe.each(DIALECTS)(
         i % 4 === 0 ? 0 : (i * 13) % 60,
       );
       return {
-        email: `${['asha', 'ravi', 'meera'][i % 3]}.${i % 5}@garage.example`,
+        email:
+          i % 8 === 3
+            ? `works.${i % 4}@Garage.EXAMPLE`
+            : i % 8 === 6
+              ? `ravi.garage.example${i % 3}@motorworks.in`
+              : `${['asha', 'ravi', 'meera'][i % 3]}.${i % 5}@garage.example`,
         make: makes[i % makes.length] as string,
         model: ['City', 'Creta', 'Nexon'][i % 3] as string,
         license_plate: i % 6 === 0 ? `MH 12 AB ${i}` : `KA 05 ${i}`,
-        country_id: [91, 44, 91][i % 3] as number,
+        country_id: [91, 44, 91, 7][i % 4] as number,
         type: types[i % types.length] ?? null,
         app_version: versions[i % versions.length] as string,
         scan_start_time: new Date(start).toISOString(),
@@ -87,8 +93,15 @@ describe.each(DIALECTS)(
     const withCode: [string, (s: Seeded) => boolean][] = [
       ...values,
       ['country_id=91', (s) => s.country_id === 91],
+      ['country_id=7', (s) => s.country_id === 7],
+      ['type=OBD', (s) => lower(s.type).includes('obd')],
+      ['app_version=3.4.1', (s) => s.app_version.includes('3.4.1')],
       ['model=city', (s) => lower(s.model).includes('city')],
       ['email=ravi', (s) => lower(s.email).includes('ravi')],
+      // Domains (043's e-mail domains) and a local part holding a domain's fragment.
+      ['email=example', (s) => lower(s.email).includes('example')],
+      ['email=garage.e', (s) => lower(s.email).includes('garage.e')],
+      ['email=works', (s) => lower(s.email).includes('works')],
       // More rows than the code has scans: the code's entries walked, the fragment tested on each.
       ['email=garage', (s) => lower(s.email).includes('garage')],
       ['model=e', (s) => lower(s.model).includes('e')],
@@ -100,6 +113,11 @@ describe.each(DIALECTS)(
       [
         'scan_end_time=2025-06-20',
         (s) => s.scan_end_time !== null && s.scan_end_time <= '2025-06-20T23:59:59.999Z',
+      ],
+      // A bound within a day: that day's ends counted up to it.
+      [
+        'scan_end_time=2025-06-09T08:30:00Z',
+        (s) => s.scan_end_time !== null && s.scan_end_time <= '2025-06-09T08:30:00.000Z',
       ],
       ...froms.map(
         (from) =>
@@ -179,6 +197,22 @@ describe.each(DIALECTS)(
         .set({ make: 'Toyota', type: 'Generic' })
         .where('id', 'in', renamed)
         .execute();
+      // 043 counts each code per country, version, end day and e-mail domain: every one moved,
+      // and a make changed with the codes in one statement.
+      const moves = {
+        country_id: 7,
+        app_version: '3.4.1',
+        scan_end_time: '2025-06-09T08:00:00.000Z',
+        email: 'works.9@garage.example',
+      };
+      const elsewhere = scans.filter((_, i) => i % 12 === 7).map((s) => s.id);
+      await k.updateTable('scans').set(moves).where('id', 'in', elsewhere).execute();
+      const both = scans.filter((_, i) => i % 17 === 4).map((s) => s.id);
+      await k
+        .updateTable('scans')
+        .set({ make: 'Tata', decoded_array: JSON.stringify(decoded(['P0420'])) })
+        .where('id', 'in', both)
+        .execute();
       const gone = scans.filter((_, i) => i % 13 === 5).map((s) => s.id);
       await k.deleteFrom('scans').where('id', 'in', gone).execute();
       scans = scans
@@ -188,9 +222,30 @@ describe.each(DIALECTS)(
           ...(moved.includes(s.id) ? { scan_start_time: '2025-06-15T00:00:00.000Z' } : {}),
           ...(recoded.includes(s.id) ? { codes: ['P0300'] } : {}),
           ...(renamed.includes(s.id) ? { make: 'Toyota', type: 'Generic' } : {}),
+          ...(elsewhere.includes(s.id) ? moves : {}),
+          ...(both.includes(s.id) ? { make: 'Tata', codes: ['P0420'] } : {}),
         }));
       for (let i = 96; i < 104; i += 1) scans.push(await insert(scanOf(i)));
       await expectPagesMatch();
+      // 043's counters, every one, against the scans' codes and values.
+      const at = dialect === 'postgres' ? 'strpos' : 'instr';
+      const counted = (query: string) =>
+        sql
+          .raw<{ dtc: string; col: string; val: string; n: unknown }>(query)
+          .execute(k)
+          .then((r) => r.rows.map((x) => `${x.dtc} ${x.col} ${x.val} ${Number(x.n)}`).sort());
+      const facets = [
+        ...['country_id', 'make', 'type', 'app_version'].map(
+          (c) => `SELECT '${c}' AS col, CAST(x.${c} AS TEXT) AS val, x.id FROM scans x`,
+        ),
+        `SELECT 'scan_end_time', substr(x.scan_end_time, 1, 10), x.id FROM scans x`,
+        `SELECT 'email@', CASE WHEN ${at}(x.email, '@') > 0 THEN substr(x.email, ${at}(x.email, '@') + 1) END, x.id FROM scans x`,
+      ].join(' UNION ALL ');
+      const expected = await counted(
+        `SELECT d.dtc, f.col, f.val, count(*) AS n FROM scan_dtcs d JOIN (${facets}) f ON f.id = d.scan_id WHERE f.val IS NOT NULL GROUP BY 1, 2, 3`,
+      );
+      expect(expected.length).toBeGreaterThan(20);
+      expect(await counted('SELECT dtc, col, val, n FROM list_code_pairs WHERE n <> 0')).toEqual(expected);
     });
   },
 );

@@ -92,6 +92,9 @@ async function derived(db: Db) {
       await rows(db, 'SELECT tbl, col, val, day, n FROM list_end_days ORDER BY 1, 2, 3, 4'),
     ),
     scan_dtcs: plain(await rows(db, 'SELECT scan_id, dtc, scan_start_time FROM scan_dtcs ORDER BY 1, 2')),
+    list_code_pairs: plain(
+      await rows(db, 'SELECT dtc, col, val, n FROM list_code_pairs WHERE n <> 0 ORDER BY 1, 2, 3'),
+    ),
     overview_days: plain(await rows(db, 'SELECT topic, key, day, n FROM overview_days ORDER BY 1, 2, 3')),
     overview_months: plain(
       await rows(db, 'SELECT topic, key, month, n FROM overview_months ORDER BY 1, 2, 3'),
@@ -213,6 +216,7 @@ describe.each(DIALECTS)('bulk seed (%s)', (dialect) => {
     const expected = await derived(slow.db);
     expect(expected.list_pairs.length).toBeGreaterThan(1000);
     expect(expected.scan_dtcs.length).toBeGreaterThan(1000);
+    expect(new Set(expected.list_code_pairs.map((r) => r.col)).size).toBe(6);
     expect(expected.user_counts.length).toBeGreaterThan(10);
     expect(expected.list_end_days.length).toBeGreaterThan(100);
     expect(expected.list_totals.some((r) => r.col === 'email@')).toBe(true);

@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { activeRules, type FilterRule, type FilterRules } from '../../lib/filters.ts';
 import { resolveSort, type SortShape } from '../../lib/sort.ts';
 import { likePattern } from '../../lib/sql.ts';
+import { codePairTotal } from './codePairs.ts';
 import {
   type Filters,
   matchesTooMany,
@@ -82,18 +83,25 @@ export function codePlan<Q extends object>(
     };
 
   const ending = other.column === spec.end && other.match === 'atMost';
-  if (!ending && !(other.match === 'contains' && heldByTimeIndex(table).includes(other.column)))
+  // Country, make, type, app version: 043 totals them, the walk probes their (value, time) index.
+  const paired =
+    (spec.byDay as readonly string[]).includes(other.column) &&
+    (other.match === 'exact' || other.match === 'contains');
+  if (!ending && !paired && !(other.match === 'contains' && heldByTimeIndex(table).includes(other.column)))
     return undefined;
   // Only the list's own order (newest first) is planned here: a list sorted by another column
   // (sortedList.ts) keeps its count over the rows.
   if (resolveSort(COUNTED_LISTS[table].sort as SortShape<string>, query as SortQuery)) return undefined;
   return async () => {
     const column = sql.ref(`s.${other.column}`);
-    const [codeRows] = await rows<{ n: unknown }>(
-      db,
-      sql`SELECT count(*) AS n FROM scan_dtcs WHERE dtc = ${code}`,
-    );
+    const [[codeRows], pairTotal] = await Promise.all([
+      rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM scan_dtcs WHERE dtc = ${code}`),
+      codePairTotal(db, dialect, code, other, value),
+    ]);
     const ofCode = Number(codeRows?.n ?? 0);
+    const totalOf = async (matches: RawBuilder<unknown>) =>
+      pairTotal ??
+      Number((await rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM (${matches})`))[0]?.n ?? 0);
     // The other filter tested on a scan `s`, and how many scans it matches (at most the code's).
     let test: RawBuilder<SqlBool>;
     let otherRows: number;
@@ -104,7 +112,7 @@ export function codePlan<Q extends object>(
         sql`SELECT count(*) AS n FROM (SELECT 1 FROM scans WHERE ${sql.ref(other.column)} <= ${String(value)} LIMIT ${ofCode})`,
       );
       otherRows = Number(counted?.n ?? 0);
-    } else if (await matchesTooMany(db, dialect, table, other, value)) {
+    } else if (other.match === 'contains' && (await matchesTooMany(db, dialect, table, other, value))) {
       // 'gmail': more addresses than are worth listing, tested on each entry (the same LIKE as
       // the counters'), and frequent enough to walk.
       test = rowTest(`s.${other.column}`, value, dialect);
@@ -114,7 +122,10 @@ export function codePlan<Q extends object>(
       const found = await valueCounts(db, table, [
         {
           column: other.column,
-          matching: sql`n > 0 AND val LIKE ${likePattern(String(value))} ESCAPE '\\'`,
+          matching:
+            other.match === 'exact'
+              ? sql`n > 0 AND val = ${String(value)}`
+              : sql`n > 0 AND val LIKE ${likePattern(String(value))} ESCAPE '\\'`,
         },
       ]);
       const values = found.filter((v) => v.col === other.column);
@@ -122,23 +133,24 @@ export function codePlan<Q extends object>(
       test =
         values.length === 0
           ? sql<SqlBool>`0`
-          : sql<SqlBool>`${column} IN (${valueList(values.map((v) => v.val))})`;
+          : other.match === 'exact'
+            ? sql<SqlBool>`${column} = ${value}`
+            : sql<SqlBool>`${column} IN (${valueList(values.map((v) => v.val))})`;
     }
     if (otherRows < ofCode) {
       // Few rows of the other filter: its own index drives (CROSS JOIN keeps SQLite's join order),
       // each row probing scan_dtcs's key (scan_id, dtc); the matches are sorted.
       const matches = sql`SELECT s.id FROM scans s CROSS JOIN scan_dtcs d ON d.scan_id = s.id AND d.dtc = ${code} WHERE ${test}`;
-      const [counted] = await rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM (${matches})`);
       const where = () => sql<SqlBool>`${sql.ref('id')} IN (${matches})`;
-      return { total: Number(counted?.n ?? 0), walk: false, sorts: true, where };
+      return { total: await totalOf(matches), walk: false, sorts: true, where };
     }
-    // The code's entries newest first, each joined to the time-order index on (start, id): `+`
-    // keeps the id off the rowid (SQLite otherwise reads the table row), and CROSS JOIN keeps
-    // scan_dtcs outside.
+    // The code's entries newest first, each joined on (start, id) to an index holding the other
+    // column — the time-order index for an e-mail, a model or the end, the value's (value, time)
+    // index for a country, make, type or version: `+` keeps the id off the rowid (SQLite otherwise
+    // reads the table row), and CROSS JOIN keeps scan_dtcs outside.
     const joined = sql`scan_dtcs d CROSS JOIN scans s ON s.scan_start_time = d.scan_start_time AND +s.id = d.scan_id WHERE d.dtc = ${code} AND ${test}`;
-    const [counted] = await rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM ${joined}`);
     return {
-      total: Number(counted?.n ?? 0),
+      total: await totalOf(sql`SELECT 1 FROM ${joined}`),
       walk: true,
       where: () => sql<SqlBool>`${sql.ref('id')} IN (SELECT d.scan_id FROM ${joined})`,
       ids: (direction, limit, offset) => {
@@ -205,11 +217,17 @@ function postgresCodePlan<Q extends object>(
     const ref = sql.ref(`s.${column}`);
     // The code's scans (migration 011's monthly counters), and below how many scans the other
     // filter matches (at most one more than those).
-    const [codeRows] = await rows<{ n: unknown }>(
-      db,
-      sql`SELECT sum(n) AS n FROM overview_months WHERE topic = 'dtc' AND key = ${code}`,
-    );
+    const [[codeRows], pairTotal] = await Promise.all([
+      rows<{ n: unknown }>(
+        db,
+        sql`SELECT sum(n) AS n FROM overview_months WHERE topic = 'dtc' AND key = ${code}`,
+      ),
+      codePairTotal(db, 'postgres', code, other, value),
+    ]);
     const ofCode = Number(codeRows?.n ?? 0);
+    const totalOf = async (matches: RawBuilder<unknown>) =>
+      pairTotal ??
+      Number((await rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM (${matches}) m`))[0]?.n ?? 0);
     let test: RawBuilder<SqlBool>;
     let otherRows: number;
     if (ending) {
@@ -250,9 +268,8 @@ function postgresCodePlan<Q extends object>(
       // Fewer scans of the other filter than of the code (model 'city': 2,000 against P0300's
       // 18,000): found through its own index, each looked up among the code's, and sorted.
       const matches = sql`SELECT s.id FROM scans s WHERE ${test} AND s.id IN (SELECT scan_id FROM scan_dtcs WHERE dtc = ${code})`;
-      const [counted] = await rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM (${matches}) m`);
       return {
-        total: Number(counted?.n ?? 0),
+        total: await totalOf(matches),
         walk: false,
         where: () => sql<SqlBool>`${sql.ref('id')} IN (${matches})`,
       };
@@ -261,9 +278,8 @@ function postgresCodePlan<Q extends object>(
     // PostgreSQL otherwise merge-joined every Generic scan's entry of 025's index (200,000, 110 ms
     // at a million scans) to the code's 18,000.
     const entries = sql`scan_dtcs d CROSS JOIN LATERAL (SELECT 1 FROM scans s WHERE s.scan_start_time = d.scan_start_time AND s.id = d.scan_id AND ${test} LIMIT 1) s WHERE d.dtc = ${code}`;
-    const [total] = await rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM ${entries}`);
     return {
-      total: Number(total?.n ?? 0),
+      total: await totalOf(sql`SELECT 1 FROM ${entries}`),
       walk: true,
       where: () => sql<SqlBool>`${sql.ref('id')} IN (SELECT d.scan_id FROM ${entries})`,
       ids: walked(entries, sql`d.scan_id`),

@@ -150,7 +150,7 @@ async function readContainingTotal(
  * The addresses holding `fragment` in their local part alone, if at most MAX_LOCAL_ADDRESSES
  * (their rows are then counted through the column's index); undefined when more.
  */
-async function fewLocalOnlyValues(
+export async function fewLocalOnlyValues(
   db: Kysely<Database>,
   dialect: Dialect,
   table: CountedTableName,
@@ -190,7 +190,7 @@ export async function manyLocalOnly(
  * ASCII case variant of each other, so SQLite's NOCASE index (001's, on both e-mail columns)
  * selects exactly their rows.
  */
-function addressesAre(dialect: Dialect, column: string, vals: readonly string[]) {
+export function addressesAre(dialect: Dialect, column: string, vals: readonly string[]) {
   return dialect === 'postgres'
     ? sql`${sql.ref(column)} = ANY(${vals})`
     : sql`${sql.ref(column)} COLLATE NOCASE IN (${sql.join(vals)})`;
