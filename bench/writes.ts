@@ -8,8 +8,13 @@
  * new address is what changes the folded address counts 038 indexes). Prints milliseconds;
  * asserts nothing (DESIGN.md).
  *
- *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test] [rows] [035 | 038 | 040 | 041 | 042]
+ * 043 (scans per fault code and value, kept by triggers on scans) writes scans instead — each
+ * with 0–3 fault codes in its decoded array, then a make moved and deletes — on PostgreSQL or on
+ * a fresh SQLite file (`sqlite:/path`).
+ *
+ *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test | sqlite:/tmp/w.sqlite] [rows] [035 | 038 | 040 | 041 | 042 | 043]
  */
+import { rm } from 'node:fs/promises';
 import { sql } from 'kysely';
 import { type Db, migrate, openDatabase } from '../apps/server/src/db/database.ts';
 
@@ -57,14 +62,23 @@ const ENDED_WITHOUT_END = ['scans', 'special_function_runs'].flatMap((t) => [
   `CREATE INDEX ${t}_sort_scan_ended ON ${t} (scan_ended, id)`,
 ]);
 
-const MEASURED = (['038', '040', '041', '042'] as const).find((m) => m === process.argv[4]) ?? '035/036';
+/** 043's triggers (the counter table stays, unwritten). */
+const SQLITE = url.startsWith('sqlite:');
+const CODE_PAIRS = SQLITE
+  ? ['ai', 'ad', 'au'].map((s) => `DROP TRIGGER scans_code_pairs_${s}`)
+  : ['DROP FUNCTION scans_code_pairs CASCADE'];
+
+const MEASURED =
+  (['038', '040', '041', '042', '043'] as const).find((m) => m === process.argv[4]) ?? '035/036';
 const DROPPED = {
   '035/036': FOLDS,
   '038': FOLD_TRIGRAMS,
   '040': ID_COUNTS,
   '041': FOLD_IDS,
   '042': ENDED_WITHOUT_END,
+  '043': CODE_PAIRS,
 }[MEASURED];
+const CODES = ['P0300', 'P0420', 'P0171', 'P0301', 'U0100', 'C1201', 'B1000'];
 
 async function timed(label: string, work: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
@@ -74,7 +88,55 @@ async function timed(label: string, work: () => Promise<unknown>): Promise<numbe
   return ms;
 }
 
+/** 043: scans with their fault codes, a make moved, deletes. */
+async function scanWorkload(db: Db): Promise<number> {
+  const k = db.kysely;
+  let total = 0;
+  total += await timed(`insert ${ROWS} scans`, async () => {
+    for (let from = 0; from < ROWS; from += BATCH)
+      await k
+        .insertInto('scans')
+        .values(
+          Array.from({ length: Math.min(BATCH, ROWS - from) }, (_, j) => {
+            const i = from + j;
+            const codes = CODES.slice(i % 7, (i % 7) + (i % 4));
+            return {
+              email: address(i),
+              app_user_id: null,
+              scan_start_time: time(i),
+              scan_end_time: time(i + 1),
+              make: ['Honda', 'Hyundai', 'Tata', 'BMW'][i % 4] as string,
+              model: `Model ${i % 50}`,
+              license_plate: `KA01XY${i}`,
+              vin: `1HGCM82633A${100000 + i}`,
+              scan_ended: 1,
+              country_id: [91, 44, 1][i % 3] as number,
+              function: 'Full Scan',
+              type: ['OBD', 'Generic'][i % 2] as string,
+              app_version: ['3.4.1', '3.5.0'][i % 2] as string,
+              pdf_report: null,
+              scan_res_array: '[]',
+              decoded_array: JSON.stringify(
+                codes.length === 0
+                  ? []
+                  : [{ system: 'Engine', decodedFaultArray: Object.fromEntries(codes.map((c) => [c, c])) }],
+              ),
+            };
+          }),
+        )
+        .execute();
+  });
+  total += await timed('update 2,000 scans’ makes (one statement)', () =>
+    sql`UPDATE scans SET make = 'Kia' WHERE id % 10 = 0`.execute(k),
+  );
+  total += await timed('delete 2,000 scans (one statement)', () =>
+    sql`DELETE FROM scans WHERE id % 10 = 1`.execute(k),
+  );
+  return total;
+}
+
 async function workload(db: Db): Promise<number> {
+  if (MEASURED === '043') return scanWorkload(db);
   const k = db.kysely;
   let total = 0;
   total += await timed(`insert ${ROWS} special-function runs`, async () => {
@@ -139,6 +201,14 @@ async function workload(db: Db): Promise<number> {
 }
 
 async function fresh(name: string, withMeasured: boolean): Promise<Db> {
+  if (SQLITE) {
+    const file = `${url.slice('sqlite:'.length)}.${name}`;
+    await rm(file, { force: true });
+    const db = openDatabase({ dialect: 'sqlite', file });
+    await migrate(db);
+    if (!withMeasured) for (const statement of DROPPED) await sql.raw(statement).execute(db.kysely);
+    return db;
+  }
   const admin = openDatabase({ dialect: 'postgres', url });
   await sql.raw(`DROP SCHEMA IF EXISTS ${name} CASCADE; CREATE SCHEMA ${name}`).execute(admin.kysely);
   await admin.kysely.destroy();
@@ -157,6 +227,7 @@ for (const round of [1, 2])
     const db = await fresh(name, withMeasured);
     sums[label]?.push(await workload(db));
     await db.kysely.destroy();
+    if (SQLITE) continue;
     const admin = openDatabase({ dialect: 'postgres', url });
     await sql.raw(`DROP SCHEMA ${name} CASCADE`).execute(admin.kysely);
     await admin.kysely.destroy();

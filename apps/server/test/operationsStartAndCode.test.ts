@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../src/db/database.ts';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
 import { insertScan } from './operationsFactories.ts';
 import { expectScanPages } from './scanPages.ts';
@@ -246,6 +247,19 @@ describe.each(DIALECTS)(
       );
       expect(expected.length).toBeGreaterThan(20);
       expect(await counted('SELECT dtc, col, val, n FROM list_code_pairs WHERE n <> 0')).toEqual(expected);
+      // And 043 run on these scans (a database that had them before it) counts the same.
+      const drops =
+        dialect === 'postgres'
+          ? ['DROP FUNCTION scans_code_pairs CASCADE']
+          : ['ai', 'ad', 'au'].map((x) => `DROP TRIGGER scans_code_pairs_${x}`);
+      for (const statement of [
+        ...drops,
+        'DROP TABLE list_code_pairs',
+        `DELETE FROM kysely_migration WHERE name = '043_list_code_pairs'`,
+      ])
+        await sql.raw(statement).execute(k);
+      await migrate(t.db);
+      expect(await counted('SELECT dtc, col, val, n FROM list_code_pairs')).toEqual(expected);
     });
   },
 );

@@ -51,15 +51,23 @@ export function listCodePairsMigration(dialect: Dialect) {
         .addColumn('n', postgres ? 'bigint' : 'integer', (c) => c.notNull())
         .addPrimaryKeyConstraint('list_code_pairs_pk', ['dtc', 'col', 'val'])
         .execute();
-      // Scans already there: their codes are in scan_dtcs.
-      for (const [col, value] of facets(dialect, 'x'))
+      // Scans already there: their codes are in scan_dtcs. One pass over the wide scan rows (a
+      // scan's JSON is kilobytes) into a narrow copy, then one grouping per facet.
+      const list = facets(dialect, 'x');
+      await sql
+        .raw(
+          `CREATE TEMP TABLE code_facets AS SELECT d.dtc, ${list.map(([, value], i) => `${value} AS v${i}`).join(', ')}
+             FROM scan_dtcs d JOIN scans x ON x.id = d.scan_id`,
+        )
+        .execute(db);
+      for (const [i, [col]] of list.entries())
         await sql
           .raw(
             `INSERT INTO list_code_pairs (dtc, col, val, n)
-               SELECT d.dtc, '${col}', ${value}, count(*) FROM scan_dtcs d JOIN scans x ON x.id = d.scan_id
-               WHERE ${value} IS NOT NULL GROUP BY d.dtc, ${value}`,
+               SELECT dtc, '${col}', v${i}, count(*) FROM code_facets WHERE v${i} IS NOT NULL GROUP BY dtc, v${i}`,
           )
           .execute(db);
+      await sql.raw('DROP TABLE code_facets').execute(db);
       const upsert = 'ON CONFLICT (dtc, col, val) DO UPDATE SET n = list_code_pairs.n + excluded.n';
       if (postgres) {
         const values = facets(dialect, 'x')
