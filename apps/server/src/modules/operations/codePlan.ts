@@ -42,6 +42,15 @@ import { COUNTED_LISTS, type CountedTableName, countedColumnsOf, heldByTimeIndex
  */
 type Counted = Plan & { where: (walk: boolean) => Expression<SqlBool> };
 
+/** The scans reporting `code`: migration 011's monthly counters (~30 rows, not its scans). */
+async function scansReporting(db: Kysely<Database>, code: string): Promise<number> {
+  const [found] = await rows<{ n: unknown }>(
+    db,
+    sql`SELECT sum(n) AS n FROM overview_months WHERE topic = 'dtc' AND key = ${code}`,
+  );
+  return Number(found?.n ?? 0);
+}
+
 export function codePlan<Q extends object>(
   db: Kysely<Database>,
   dialect: Dialect,
@@ -94,11 +103,10 @@ export function codePlan<Q extends object>(
   if (resolveSort(COUNTED_LISTS[table].sort as SortShape<string>, query as SortQuery)) return undefined;
   return async () => {
     const column = sql.ref(`s.${other.column}`);
-    const [[codeRows], pairTotal] = await Promise.all([
-      rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM scan_dtcs WHERE dtc = ${code}`),
+    const [ofCode, pairTotal] = await Promise.all([
+      scansReporting(db, code),
       codePairTotal(db, dialect, code, other, value),
     ]);
-    const ofCode = Number(codeRows?.n ?? 0);
     const totalOf = async (matches: RawBuilder<unknown>) =>
       pairTotal ??
       Number((await rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM (${matches})`))[0]?.n ?? 0);
@@ -215,16 +223,12 @@ function postgresCodePlan<Q extends object>(
   if (resolveSort(COUNTED_LISTS[table].sort as SortShape<string>, query as SortQuery)) return undefined;
   return async () => {
     const ref = sql.ref(`s.${column}`);
-    // The code's scans (migration 011's monthly counters), and below how many scans the other
-    // filter matches (at most one more than those).
-    const [[codeRows], pairTotal] = await Promise.all([
-      rows<{ n: unknown }>(
-        db,
-        sql`SELECT sum(n) AS n FROM overview_months WHERE topic = 'dtc' AND key = ${code}`,
-      ),
+    // The code's scans, and below how many scans the other filter matches (at most one more
+    // than those).
+    const [ofCode, pairTotal] = await Promise.all([
+      scansReporting(db, code),
       codePairTotal(db, 'postgres', code, other, value),
     ]);
-    const ofCode = Number(codeRows?.n ?? 0);
     const totalOf = async (matches: RawBuilder<unknown>) =>
       pairTotal ??
       Number((await rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM (${matches}) m`))[0]?.n ?? 0);
