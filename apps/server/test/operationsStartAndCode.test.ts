@@ -138,6 +138,14 @@ describe.each(DIALECTS)(
             ] as [string, (s: Seeded) => boolean],
         ),
       ),
+      // A code alone: its entries of scan_dtcs stepped over, from the nearer end.
+      ...['P0300', 'p0420', 'P9999'].map(
+        (code) =>
+          [`dtc=${code}`, (s: Seeded) => s.codes.includes(code.toUpperCase())] as [
+            string,
+            (s: Seeded) => boolean,
+          ],
+      ),
       ...['P0300', 'p0420', 'P9999'].flatMap((code) =>
         withCode.map(
           ([v, keep]) =>

@@ -12,6 +12,7 @@ import {
   type Plan,
   rows,
   rowTest,
+  scansReporting,
   sumOf,
   valueCounts,
   valueList,
@@ -41,15 +42,6 @@ import { COUNTED_LISTS, type CountedTableName, countedColumnsOf, heldByTimeIndex
  * well. Undefined otherwise (decided at once).
  */
 type Counted = Plan & { where: (walk: boolean) => Expression<SqlBool> };
-
-/** The scans reporting `code`: migration 011's monthly counters (~30 rows, not its scans). */
-async function scansReporting(db: Kysely<Database>, code: string): Promise<number> {
-  const [found] = await rows<{ n: unknown }>(
-    db,
-    sql`SELECT sum(n) AS n FROM overview_months WHERE topic = 'dtc' AND key = ${code}`,
-  );
-  return Number(found?.n ?? 0);
-}
 
 export function codePlan<Q extends object>(
   db: Kysely<Database>,
@@ -104,7 +96,7 @@ export function codePlan<Q extends object>(
   return async () => {
     const column = sql.ref(`s.${other.column}`);
     const [ofCode, pairTotal] = await Promise.all([
-      scansReporting(db, code),
+      scansReporting(db, dialect, code),
       codePairTotal(db, dialect, code, other, value),
     ]);
     const totalOf = async (matches: RawBuilder<unknown>) =>
@@ -226,7 +218,7 @@ function postgresCodePlan<Q extends object>(
     // The code's scans, and below how many scans the other filter matches (at most one more
     // than those).
     const [ofCode, pairTotal] = await Promise.all([
-      scansReporting(db, code),
+      scansReporting(db, 'postgres', code),
       codePairTotal(db, 'postgres', code, other, value),
     ]);
     const totalOf = async (matches: RawBuilder<unknown>) =>
