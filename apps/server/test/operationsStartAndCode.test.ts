@@ -115,7 +115,12 @@ describe.each(DIALECTS)(
         'scan_end_time=2025-06-20',
         (s) => s.scan_end_time !== null && s.scan_end_time <= '2025-06-20T23:59:59.999Z',
       ],
-      // A bound within a day: that day's ends counted up to it.
+      // A bound within a day: that day's ends counted up to it (a morning bound), or the day's
+      // counter less its ends after the bound (an afternoon one).
+      [
+        'scan_end_time=2025-06-05T13:00:00Z',
+        (s) => s.scan_end_time !== null && s.scan_end_time <= '2025-06-05T13:00:00.000Z',
+      ],
       [
         'scan_end_time=2025-06-09T08:30:00Z',
         (s) => s.scan_end_time !== null && s.scan_end_time <= '2025-06-09T08:30:00.000Z',

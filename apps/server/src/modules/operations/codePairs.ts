@@ -55,13 +55,27 @@ export async function codePairTotal(
 
   if (column === 'scan_end_time' && match === 'atMost') {
     const day = text.slice(0, 10);
-    const [before, within] = await Promise.all([
-      sum(sql`col = 'scan_end_time' AND val < ${day}`),
+    const next = nextDay(day);
+    if (next === undefined) return undefined;
+    // The bound's own day from whichever side of the bound holds less of it: its scans up to the
+    // bound, or the day's counter less its scans after the bound (the usual bound, the day's
+    // last second, has none after it; the day's scans before it are ~4,000 at three million).
+    if (text.slice(11) < '12') {
+      const [before, within] = await Promise.all([
+        sum(sql`col = 'scan_end_time' AND val < ${day}`),
+        count(
+          sql`SELECT 1 FROM scans s WHERE s.scan_end_time >= ${day} AND s.scan_end_time <= ${text} AND ${ofCode('s')}`,
+        ),
+      ]);
+      return before + within;
+    }
+    const [through, after] = await Promise.all([
+      sum(sql`col = 'scan_end_time' AND val <= ${day}`),
       count(
-        sql`SELECT 1 FROM scans s WHERE s.scan_end_time >= ${day} AND s.scan_end_time <= ${text} AND ${ofCode('s')}`,
+        sql`SELECT 1 FROM scans s WHERE s.scan_end_time > ${text} AND s.scan_end_time < ${next} AND ${ofCode('s')}`,
       ),
     ]);
-    return before + within;
+    return through - after;
   }
 
   if (column === 'email' && match === 'contains' && splitsAtDomain(column, text)) {
@@ -76,4 +90,16 @@ export async function codePairTotal(
     return domains + local;
   }
   return undefined;
+}
+
+/**
+ * The day after `day` ('YYYY-MM-DD'), as text: every time on `day` sorts below it and every later
+ * one at or above it. Undefined when `day` is not a date (the bound is then counted on the rows).
+ */
+function nextDay(day: string): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
+  const next = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(next.getTime()) || next.toISOString().slice(0, 10) !== day) return undefined;
+  next.setUTCDate(next.getUTCDate() + 1);
+  return next.toISOString().slice(0, 10);
 }

@@ -24,24 +24,38 @@ import { COUNTED_LISTS, type CountedTableName, countedColumnsOf, heldByTimeIndex
  * below, PostgreSQL in `postgresCodePlan`.
  *
  * - **Since a start time**: one range of the index (dtc, scan_start_time, scan_id) — the total
- *   from the index alone, the page's ids from it (scan_dtcs keeps each scan's start with its
- *   codes, by 011's triggers), the matches sorted. SQLite otherwise walked the time index from the
- *   bound, probing the code's list for every scan since (P0300 since a date at a million scans:
- *   0.3 s for 4,000 matches).
- * - **An e-mail or model fragment, or an end bound**: columns 004's time-order index holds
- *   (start, id, e-mail, model, end). SQLite's own plan read each of the code's scans from the table
- *   to test them (P0300, ~18,000 scans at a million: 110–190 ms for the count, as much again for
- *   the page). Each of the code's entries is instead joined to that index on (start, id) and tested
- *   there, no table row read: the count in one pass over the code's entries, and the page walked
- *   newest first along them (page 1 of 'gmail' reads ~90 entries, not a sort of 6,000 matches).
- *   When the other filter has fewer rows than the code has scans (model 'city': 2,000 rows), its
- *   own index drives instead, each row probing scan_dtcs's key, and the few matches are sorted.
+ *   from the index alone, the page's ids stepped over in it (scan_dtcs keeps each scan's start
+ *   with its codes, by 011's triggers). SQLite otherwise walked the time index from the bound,
+ *   probing the code's list for every scan since (P0300 since a date at a million scans: 0.3 s
+ *   for 4,000 matches).
+ * - **An e-mail or model fragment, an end bound, a country, make, type or app version**: each of
+ *   the code's entries is joined on (start, id) to an index holding the other column — 004's
+ *   time-order index (start, id, e-mail, model, end), or the value's (value, start) index — and
+ *   tested there, no table row read; the page walked newest first along the code's entries (page 1
+ *   of 'gmail' reads ~90 entries, not a sort of 6,000 matches). SQLite's own plan read each of the
+ *   code's scans from the table to test them (P0300, ~18,000 scans at a million: 110–190 ms for
+ *   the count, as much again for the page). When the other filter has fewer rows than the code has
+ *   scans (model 'city': 2,000 rows), its own index drives instead, each row probing scan_dtcs's
+ *   key, and the few matches are sorted.
+ * - **The total**: migration 043's counters where they count the other filter (`codePairs.ts`),
+ *   else a count over the matches as found above.
  *
- * A code with any other filter (country, make, type, app version, plate): SQLite's own plan (the
- * other column's (value, rowid) index probed for the code's scans, from the index alone) does
- * well. Undefined otherwise (decided at once).
+ * A code with a plate: the general path. Undefined otherwise (decided at once).
  */
 type Counted = Plan & { where: (walk: boolean) => Expression<SqlBool> };
+
+/**
+ * The scans that ended by the end of `bound`'s day (004's counters per end day): at least those an
+ * end bound keeps, enough to tell whether it or the code is the rarer. Counting the ended scans
+ * themselves up to the code's number read 53,000 index entries at three million scans.
+ */
+async function endedByDay(db: Kysely<Database>, bound: string): Promise<number> {
+  const [found] = await rows<{ n: unknown }>(
+    db,
+    sql`SELECT coalesce(sum(n), 0) AS n FROM list_totals WHERE tbl = 'scans' AND col = 'scan_end_time' AND val <= ${bound.slice(0, 10)}`,
+  );
+  return Number(found?.n ?? 0);
+}
 
 export function codePlan<Q extends object>(
   db: Kysely<Database>,
@@ -77,7 +91,14 @@ export function codePlan<Q extends object>(
       );
       return {
         total: Number(counted?.n ?? 0),
-        walk: false,
+        // The page's ids step over the code's entries since `from` in that index alone, from the
+        // nearer end (sorting every match read them all: P0300 since March, page 100, 85 ms at
+        // three million scans); a list sorted by another column reads `where`.
+        walk: true,
+        ids: (direction, limit, offset) => {
+          const dir = sql.raw(direction);
+          return sql`${ids} ORDER BY scan_start_time ${dir}, scan_id ${dir} LIMIT ${limit} OFFSET ${offset}`;
+        },
         sorts: true,
         where: () => sql<SqlBool>`(${sql.ref('id')} IN (${ids}) AND +${start} >= ${from})`,
       };
@@ -107,11 +128,7 @@ export function codePlan<Q extends object>(
     let otherRows: number;
     if (ending) {
       test = sql<SqlBool>`${column} <= ${String(value)}`;
-      const [counted] = await rows<{ n: unknown }>(
-        db,
-        sql`SELECT count(*) AS n FROM (SELECT 1 FROM scans WHERE ${sql.ref(other.column)} <= ${String(value)} LIMIT ${ofCode})`,
-      );
-      otherRows = Number(counted?.n ?? 0);
+      otherRows = await endedByDay(db, String(value));
     } else if (other.match === 'contains' && (await matchesTooMany(db, dialect, table, other, value))) {
       // 'gmail': more addresses than are worth listing, tested on each entry (the same LIKE as
       // the counters'), and frequent enough to walk.
@@ -228,11 +245,7 @@ function postgresCodePlan<Q extends object>(
     let otherRows: number;
     if (ending) {
       test = sql<SqlBool>`${ref} <= ${String(value)}`;
-      const [n] = await rows<{ n: unknown }>(
-        db,
-        sql`SELECT count(*) AS n FROM (SELECT 1 FROM scans WHERE ${sql.ref(column)} <= ${String(value)} LIMIT ${ofCode + 1}) e`,
-      );
-      otherRows = Number(n?.n ?? 0);
+      otherRows = await endedByDay(db, String(value));
     } else if (other.match !== 'exact' && (await matchesTooMany(db, 'postgres', table, other, value))) {
       // 'gmail': tested on each joined entry (the same ILIKE as the counters').
       test = rowTest(`s.${column}`, value, 'postgres');
