@@ -13,9 +13,11 @@ import { resolveSort, type SortShape } from '../../lib/sort.ts';
 import { likePattern } from '../../lib/sql.ts';
 import { codePairTotal } from './codePairs.ts';
 import {
+  codeEntries,
   type Filters,
   matchesTooMany,
   type Plan,
+  pageOfEntries,
   rows,
   rowTest,
   scansReporting,
@@ -79,7 +81,6 @@ export function codePlan<Q extends object>(
   if (active.length !== 2) return undefined;
   const codeAt = active.findIndex(([, r]) => r.match === 'reportedCode');
   if (codeAt < 0) return undefined;
-  if (dialect === 'postgres') return postgresCodePlan(db, rules, query);
   const [[codeParam], [otherParam, other]] = (codeAt === 0 ? active : [...active].reverse()) as [
     [string, FilterRule],
     [string, FilterRule],
@@ -88,39 +89,35 @@ export function codePlan<Q extends object>(
     .trim()
     .toUpperCase();
   const value = (query as Filters)[otherParam];
-  const start = sql.ref(spec.order);
 
   if (other.column === spec.order && other.match === 'atLeast')
     return async () => {
       const from = String(value);
-      const ids = sql`SELECT scan_id FROM scan_dtcs WHERE dtc = ${code} AND scan_start_time >= ${from}`;
-      const [counted] = await rows<{ n: unknown }>(
-        db,
-        sql`SELECT count(*) AS n FROM scan_dtcs WHERE dtc = ${code} AND scan_start_time >= ${from}`,
-      );
+      const entries = codeEntries(code, from);
+      const [counted] = await rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM ${entries}`);
+      const inEntries = sql<SqlBool>`${sql.ref('id')} IN (SELECT d.scan_id FROM ${entries})`;
       return {
         total: Number(counted?.n ?? 0),
         // The page's ids step over the code's entries since `from` in that index alone, from the
         // nearer end (sorting every match read them all: P0300 since March, page 100, 85 ms at
         // three million scans); a list sorted by another column reads `where`.
         walk: true,
-        ids: (direction, limit, offset) => {
-          const dir = sql.raw(direction);
-          return sql`${ids} ORDER BY scan_start_time ${dir}, scan_id ${dir} LIMIT ${limit} OFFSET ${offset}`;
-        },
-        sorts: true,
-        where: () => sql<SqlBool>`(${sql.ref('id')} IN (${ids}) AND +${start} >= ${from})`,
+        ids: pageOfEntries(entries),
+        ...(dialect === 'sqlite'
+          ? { sorts: true, where: () => sql<SqlBool>`(${inEntries} AND +${sql.ref(spec.order)} >= ${from})` }
+          : { where: () => inEntries }),
       };
     };
+  // Only the list's own order (newest first) is planned below: a list sorted by another column
+  // (sortedList.ts) keeps its count over the rows.
+  if (resolveSort(COUNTED_LISTS[table].sort as SortShape<string>, query as SortQuery)) return undefined;
+  if (dialect === 'postgres') return postgresCodePlan(db, code, other, value);
 
   const ending = other.column === spec.end && other.match === 'atMost';
   // Country, make, type, app version: 043 totals them, the walk probes their (value, time) index.
   const paired =
     (spec.byDay as readonly string[]).includes(other.column) &&
     (other.match === 'exact' || other.match === 'contains');
-  // Only the list's own order (newest first) is planned below: a list sorted by another column
-  // (sortedList.ts) keeps its count over the rows.
-  if (resolveSort(COUNTED_LISTS[table].sort as SortShape<string>, query as SortQuery)) return undefined;
   const searchTable = other.match === 'contains' ? other.searchTable : undefined;
   if (searchTable && !countedColumnsOf(table).includes(other.column) && usesTrigramIndex(String(value)))
     return async () => {
@@ -192,10 +189,7 @@ export function codePlan<Q extends object>(
       total: await totalOf(sql`SELECT 1 FROM ${joined}`),
       walk: true,
       where: () => sql<SqlBool>`${sql.ref('id')} IN (SELECT d.scan_id FROM ${joined})`,
-      ids: (direction, limit, offset) => {
-        const dir = sql.raw(direction);
-        return sql`SELECT d.scan_id FROM ${joined} ORDER BY d.scan_start_time ${dir}, d.scan_id ${dir} LIMIT ${limit} OFFSET ${offset}`;
-      },
+      ids: pageOfEntries(joined),
     };
   };
 }
@@ -207,51 +201,22 @@ export function codePlan<Q extends object>(
  * country, 025's for make, type, app version), or 004's time-order index (start, id, e-mail,
  * model, end) for an end bound or an e-mail / model fragment. The total is a count over that
  * join, the page's ids walk the code's entries newest first (page 1 of a code with Generic reads
- * ~150 of them). Since a start time, the code's index range alone answers both. Its general path
+ * ~150 of them). (Since a start time: `codePlan` itself, on both.) Its general path
  * counted `id IN (the code's scans)` over every row the other filter matched: 0.2–1.3 s at a
  * million scans. A licence plate or a list sorted by another column: undefined (the general path).
  */
-function postgresCodePlan<Q extends object>(
+function postgresCodePlan(
   db: Kysely<Database>,
-  rules: FilterRules<Q>,
-  query: Q,
+  code: string,
+  other: FilterRule,
+  value: unknown,
 ): (() => Promise<Counted>) | undefined {
   const table = 'scans';
   const spec = COUNTED_LISTS[table].counted;
-  const active = activeRules(rules, query);
-  const codeAt = active.findIndex(([, r]) => r.match === 'reportedCode');
-  const [[codeParam], [otherParam, other]] = (codeAt === 0 ? active : [...active].reverse()) as [
-    [string, FilterRule],
-    [string, FilterRule],
-  ];
-  const code = String((query as Filters)[codeParam])
-    .trim()
-    .toUpperCase();
-  const value = (query as Filters)[otherParam];
-  const walked = (entries: RawBuilder<unknown>, select: RawBuilder<unknown>) =>
-    ((direction: 'asc' | 'desc', limit: number, offset: number) => {
-      const dir = sql.raw(direction);
-      return sql`SELECT ${select} FROM ${entries} ORDER BY d.scan_start_time ${dir}, d.scan_id ${dir} LIMIT ${limit} OFFSET ${offset}`;
-    }) satisfies Plan['ids'];
-
-  if (other.column === spec.order && other.match === 'atLeast')
-    return async () => {
-      const from = String(value);
-      const entries = sql`scan_dtcs d WHERE d.dtc = ${code} AND d.scan_start_time >= ${from}`;
-      const [counted] = await rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM ${entries}`);
-      return {
-        total: Number(counted?.n ?? 0),
-        walk: true,
-        where: () => sql<SqlBool>`${sql.ref('id')} IN (SELECT d.scan_id FROM ${entries})`,
-        ids: walked(entries, sql`d.scan_id`),
-      };
-    };
-
   const column = other.column;
   const ending = column === spec.end && other.match === 'atMost';
   const counted = countedColumnsOf(table).includes(column);
   if (!ending && !(counted && (other.match === 'contains' || other.match === 'exact'))) return undefined;
-  if (resolveSort(COUNTED_LISTS[table].sort as SortShape<string>, query as SortQuery)) return undefined;
   return async () => {
     const ref = sql.ref(`s.${column}`);
     // The code's scans, and below how many scans the other filter matches (at most one more
@@ -313,7 +278,7 @@ function postgresCodePlan<Q extends object>(
       total: await totalOf(sql`SELECT 1 FROM ${entries}`),
       walk: true,
       where: () => sql<SqlBool>`${sql.ref('id')} IN (SELECT d.scan_id FROM ${entries})`,
-      ids: walked(entries, sql`d.scan_id`),
+      ids: pageOfEntries(entries),
     };
   };
 }

@@ -68,6 +68,28 @@ export interface Plan {
 type Row = Record<string, unknown>;
 
 /**
+ * The entries of migration 011's `scan_dtcs` (dtc, scan_start_time, scan_id) for `code`, since
+ * `from` when given: a range of that index, as a FROM clause with the alias `d`.
+ */
+export function codeEntries(code: string, from?: string): RawBuilder<unknown> {
+  return from === undefined
+    ? sql`scan_dtcs d WHERE d.dtc = ${code}`
+    : sql`scan_dtcs d WHERE d.dtc = ${code} AND d.scan_start_time >= ${from}`;
+}
+
+/**
+ * A page of scan ids stepped over in `entries` (a FROM clause over `scan_dtcs d`, as
+ * `codeEntries`) in the index's own order, from the nearer end: no sort of the code's scans, and
+ * no table row read for the ones skipped.
+ */
+export function pageOfEntries(entries: RawBuilder<unknown>): NonNullable<Plan['ids']> {
+  return (direction, limit, offset) => {
+    const dir = sql.raw(direction);
+    return sql`SELECT d.scan_id FROM ${entries} ORDER BY d.scan_start_time ${dir}, d.scan_id ${dir} LIMIT ${limit} OFFSET ${offset}`;
+  };
+}
+
+/**
  * The scans reporting `code`: migration 011's monthly counters (~30 rows). SQLite is held to their
  * key: without statistics it chose the covering (topic, month, n, key) index and read every code's
  * months (15–40 ms at a million scans).
@@ -468,10 +490,7 @@ export function plan(
         // nearer end: the time index walked testing each scan against the code's ids, or the
         // code's 18,000 scans sorted, read every one of them per page (P0300 page 1 at a million
         // scans: ~60 ms, three times that at three million).
-        ids: (direction, limit, offset) => {
-          const dir = sql.raw(direction);
-          return sql`SELECT scan_id FROM scan_dtcs WHERE dtc = ${code} ORDER BY scan_start_time ${dir}, scan_id ${dir} LIMIT ${limit} OFFSET ${offset}`;
-        },
+        ids: pageOfEntries(codeEntries(code)),
       };
     };
 
