@@ -44,7 +44,8 @@ import { COUNTED_LISTS, type CountedTableName, countedColumnsOf, heldByTimeIndex
  *   code's scans from the table to test them (P0300, ~18,000 scans at a million: 110–190 ms for
  *   the count, as much again for the page). When the other filter has fewer rows than the code has
  *   scans (model 'city': 2,000 rows), its own index drives instead, each row probing scan_dtcs's
- *   key, and the few matches are sorted.
+ *   key, and the few matches are sorted — read once for both total and page (`readOnce`) when no
+ *   counter totals them.
  * - **The total**: migration 043's counters where they count the other filter (`codePairs.ts`),
  *   else a count over the matches as found above.
  *
@@ -66,6 +67,44 @@ async function endedByDay(db: Kysely<Database>, bound: string): Promise<number> 
     sql`SELECT coalesce(sum(n), 0) AS n FROM list_totals WHERE tbl = 'scans' AND col = 'scan_end_time' AND val <= ${bound.slice(0, 10)}`,
   );
   return Number(found?.n ?? 0);
+}
+
+/** At most this many matches are read into memory at once by `readOnce` (ids only, ~8 bytes each). */
+const READ_ONCE_MAX = 50_000;
+
+/**
+ * Fewer matches than the code has scans, which no counter totals (a model fragment with a code):
+ * their ids read once in the list's order (`from`: the scans `s` that match), the total their
+ * number and a page a slice of them. Counting them and then sorting them again for the page read
+ * each twice (model 'city' with P0300: ~2,000 scans at a million, ~6,000 at three million). The
+ * order is kept off the time index (SQLite `+`, PostgreSQL `|| ''`) so the filter's own index
+ * finds the matches, as for a count.
+ */
+async function readOnce(db: Kysely<Database>, dialect: Dialect, from: RawBuilder<unknown>): Promise<Counted> {
+  const order =
+    dialect === 'sqlite'
+      ? sql`+s.scan_start_time DESC, +s.id DESC`
+      : sql`s.scan_start_time || '' DESC, s.id DESC`;
+  const ids = (await rows<{ id: unknown }>(db, sql`SELECT s.id AS id FROM ${from} ORDER BY ${order}`)).map(
+    (r) => Number(r.id),
+  );
+  const n = ids.length;
+  return {
+    total: n,
+    walk: true,
+    where: () => sql<SqlBool>`${sql.ref('id')} IN (SELECT s.id FROM ${from})`,
+    ids: (direction, limit, offset) => {
+      const page =
+        direction === 'desc'
+          ? ids.slice(offset, offset + limit)
+          : ids.slice(Math.max(0, n - offset - limit), Math.max(0, n - offset)).reverse();
+      // Literal integers, read from the database just now: a parameter's type in VALUES is unknown
+      // to PostgreSQL.
+      return page.length === 0
+        ? sql`SELECT 0 WHERE 1 = 0`
+        : sql`VALUES ${sql.join(page.map((id) => sql`(${sql.lit(id)})`))}`;
+    },
+  };
 }
 
 export function codePlan<Q extends object>(
@@ -176,7 +215,9 @@ export function codePlan<Q extends object>(
     if (otherRows < ofCode) {
       // Few rows of the other filter: its own index drives (CROSS JOIN keeps SQLite's join order),
       // each row probing scan_dtcs's key (scan_id, dtc); the matches are sorted.
-      const matches = sql`SELECT s.id FROM scans s CROSS JOIN scan_dtcs d ON d.scan_id = s.id AND d.dtc = ${code} WHERE ${test}`;
+      const from = sql`scans s CROSS JOIN scan_dtcs d ON d.scan_id = s.id AND d.dtc = ${code} WHERE ${test}`;
+      if (pairTotal === undefined && otherRows <= READ_ONCE_MAX) return readOnce(db, dialect, from);
+      const matches = sql`SELECT s.id FROM ${from}`;
       const where = () => sql<SqlBool>`${sql.ref('id')} IN (${matches})`;
       return { total: await totalOf(matches), walk: false, sorts: true, where };
     }
@@ -263,7 +304,9 @@ function postgresCodePlan(
     if (otherRows < ofCode) {
       // Fewer scans of the other filter than of the code (model 'city': 2,000 against P0300's
       // 18,000): found through its own index, each looked up among the code's, and sorted.
-      const matches = sql`SELECT s.id FROM scans s WHERE ${test} AND s.id IN (SELECT scan_id FROM scan_dtcs WHERE dtc = ${code})`;
+      const from = sql`scans s WHERE ${test} AND s.id IN (SELECT scan_id FROM scan_dtcs WHERE dtc = ${code})`;
+      if (pairTotal === undefined && otherRows <= READ_ONCE_MAX) return readOnce(db, 'postgres', from);
+      const matches = sql`SELECT s.id FROM ${from}`;
       return {
         total: await totalOf(matches),
         walk: false,
