@@ -65,7 +65,13 @@ describe.each(DIALECTS)(
         type: types[i % types.length] ?? null,
         app_version: versions[i % versions.length] as string,
         scan_start_time: new Date(start).toISOString(),
-        scan_end_time: i % 7 === 0 ? null : new Date(start + ((i % 5) + 1) * 3_600_000).toISOString(),
+        // Ends hours after the start, none, or (a few) weeks before it: nothing enforces end ≥ start.
+        scan_end_time:
+          i % 7 === 0
+            ? null
+            : i % 19 === 4
+              ? new Date(start - 20 * 86_400_000).toISOString()
+              : new Date(start + ((i % 5) + 1) * 3_600_000).toISOString(),
         codes: codeSets[i % codeSets.length] as string[],
       };
     };
@@ -114,6 +120,12 @@ describe.each(DIALECTS)(
       [
         'scan_end_time=2025-06-20',
         (s) => s.scan_end_time !== null && s.scan_end_time <= '2025-06-20T23:59:59.999Z',
+      ],
+      // More scans ended by then than the code has: the code's entries walked from below the
+      // newest start day holding such an end (a scan of July 26 ended on July 6).
+      [
+        'scan_end_time=2025-07-10',
+        (s) => s.scan_end_time !== null && s.scan_end_time <= '2025-07-10T23:59:59.999Z',
       ],
       // A bound within a day: that day's ends counted up to it (a morning bound), or the day's
       // counter less its ends after the bound (an afternoon one).

@@ -25,6 +25,7 @@ import {
   valueCounts,
   valueList,
 } from './countPlan.ts';
+import { dayAboveEndsBy } from './endPlan.ts';
 import { COUNTED_LISTS, type CountedTableName, countedColumnsOf, heldByTimeIndex } from './lists.ts';
 
 /**
@@ -107,6 +108,24 @@ async function readOnce(db: Kysely<Database>, dialect: Dialect, from: RawBuilder
   };
 }
 
+/**
+ * An end bound's `endedByDay`, and the condition that keeps a walk of the code's entries below the
+ * first start day after every scan that ends by the bound's day (`dayAboveEndsBy`): newest first,
+ * the walk otherwise met every entry of the code started since the bound first, none of them a
+ * match (a number that grows with the table: P0300 ended by 31 March, three times as many at three
+ * million scans as at one).
+ */
+async function endedByDayAndBelow(
+  db: Kysely<Database>,
+  bound: string,
+): Promise<[number, RawBuilder<unknown>]> {
+  const [ended, above] = await Promise.all([
+    endedByDay(db, bound),
+    dayAboveEndsBy(db, 'scans', bound.slice(0, 10)),
+  ]);
+  return [ended, above === undefined ? sql`` : sql` AND d.scan_start_time < ${above}`];
+}
+
 export function codePlan<Q extends object>(
   db: Kysely<Database>,
   dialect: Dialect,
@@ -184,9 +203,10 @@ export function codePlan<Q extends object>(
     // The other filter tested on a scan `s`, and how many scans it matches (at most the code's).
     let test: RawBuilder<SqlBool>;
     let otherRows: number;
+    let below = sql``;
     if (ending) {
       test = sql<SqlBool>`${column} <= ${String(value)}`;
-      otherRows = await endedByDay(db, String(value));
+      [otherRows, below] = await endedByDayAndBelow(db, String(value));
     } else if (other.match === 'contains' && (await matchesTooMany(db, dialect, table, other, value))) {
       // 'gmail': more addresses than are worth listing, tested on each entry (the same LIKE as
       // the counters'), and frequent enough to walk.
@@ -225,7 +245,7 @@ export function codePlan<Q extends object>(
     // column — the time-order index for an e-mail, a model or the end, the value's (value, time)
     // index for a country, make, type or version: `+` keeps the id off the rowid (SQLite otherwise
     // reads the table row), and CROSS JOIN keeps scan_dtcs outside.
-    const joined = sql`scan_dtcs d CROSS JOIN scans s ON s.scan_start_time = d.scan_start_time AND +s.id = d.scan_id WHERE d.dtc = ${code} AND ${test}`;
+    const joined = sql`scan_dtcs d CROSS JOIN scans s ON s.scan_start_time = d.scan_start_time AND +s.id = d.scan_id WHERE d.dtc = ${code}${below} AND ${test}`;
     return {
       total: await totalOf(sql`SELECT 1 FROM ${joined}`),
       walk: true,
@@ -271,9 +291,10 @@ function postgresCodePlan(
       Number((await rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM (${matches}) m`))[0]?.n ?? 0);
     let test: RawBuilder<SqlBool>;
     let otherRows: number;
+    let below = sql``;
     if (ending) {
       test = sql<SqlBool>`${ref} <= ${String(value)}`;
-      otherRows = await endedByDay(db, String(value));
+      [otherRows, below] = await endedByDayAndBelow(db, String(value));
     } else if (other.match !== 'exact' && (await matchesTooMany(db, 'postgres', table, other, value))) {
       // 'gmail': tested on each joined entry (the same ILIKE as the counters').
       test = rowTest(`s.${column}`, value, 'postgres');
@@ -316,7 +337,7 @@ function postgresCodePlan(
     // Each entry probes one index for its scan (LATERAL … LIMIT 1 keeps it a nested loop):
     // PostgreSQL otherwise merge-joined every Generic scan's entry of 025's index (200,000, 110 ms
     // at a million scans) to the code's 18,000.
-    const entries = sql`scan_dtcs d CROSS JOIN LATERAL (SELECT 1 FROM scans s WHERE s.scan_start_time = d.scan_start_time AND s.id = d.scan_id AND ${test} LIMIT 1) s WHERE d.dtc = ${code}`;
+    const entries = sql`scan_dtcs d CROSS JOIN LATERAL (SELECT 1 FROM scans s WHERE s.scan_start_time = d.scan_start_time AND s.id = d.scan_id AND ${test} LIMIT 1) s WHERE d.dtc = ${code}${below}`;
     return {
       total: await totalOf(sql`SELECT 1 FROM ${entries}`),
       walk: true,

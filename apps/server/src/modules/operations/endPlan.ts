@@ -42,6 +42,26 @@ import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
  */
 type Counted = Plan & { where: (walk: boolean) => Expression<SqlBool> };
 
+/**
+ * The first start day with rows after the newest start day holding a row that ends on `toDay` or
+ * before (004's end days per start day): every row ending by `toDay` starts before it, whatever
+ * its other filters, end ≥ start or not. Undefined when no later day holds rows (or none ends by
+ * then).
+ */
+export async function dayAboveEndsBy(
+  db: Kysely<Database>,
+  table: CountedTableName,
+  toDay: string,
+): Promise<string | undefined> {
+  const spec = COUNTED_LISTS[table].counted;
+  if (!('end' in spec)) return undefined;
+  const [found] = await rows<{ day: string | null }>(
+    db,
+    sql`SELECT min(day) AS day FROM list_days WHERE tbl = ${table} AND col = '' AND val = '' AND day > (SELECT max(day) FROM list_days WHERE tbl = ${table} AND col = ${spec.end} AND val <= ${toDay} AND n > 0)`,
+  );
+  return found?.day ?? undefined;
+}
+
 export function endPlan<Q extends object>(
   db: Kysely<Database>,
   dialect: Dialect,
@@ -69,18 +89,10 @@ export function endPlan<Q extends object>(
     dialect === 'sqlite' ? sql<SqlBool>`+${end} <= ${to}` : sql<SqlBool>`(${end} || '') <= ${to}`;
   const toDay = to.slice(0, 10);
   const all = () => tableTotal(db, table);
-  // The newest start day holding a row that ends on `to`'s day or before, and the day after it
-  // (the first with rows): every match sorts below that day, so page 1 starts there.
-  // One round trip, asked for beside the counts.
-  const aboveDay = async () =>
-    (
-      await rows<{ day: string | null }>(
-        db,
-        sql`SELECT min(day) AS day FROM list_days WHERE tbl = ${table} AND col = '' AND val = '' AND day > (SELECT max(day) FROM list_days WHERE tbl = ${table} AND col = ${spec.end} AND val <= ${toDay} AND n > 0)`,
-      )
-    )[0]?.day ?? undefined;
+  // Every match sorts below this day, so page 1 starts there. One round trip, asked for beside
+  // the counts.
   const started = () => {
-    const bound = aboveDay();
+    const bound = dayAboveEndsBy(db, table, toDay);
     // Not awaited when there is nothing to page: its failure must not go unhandled (it still
     // throws where it is awaited).
     bound.catch(() => undefined);
