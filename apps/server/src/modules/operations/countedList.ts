@@ -36,9 +36,13 @@ const INDEX_ORDER_READS = 8;
 /**
  * PostgreSQL: a walk of one filter expected to read at most this many index entries runs alone
  * (`inIndexOrder`'s `serial`): a worker's start and its share read past the page cost more than
- * the walk ('joshi' page 100, ~14,000 entries: 11–20 ms in parallel, 5 alone).
+ * the walk ('joshi' page 100, ~14,000 entries: 11–20 ms in parallel, 5 alone). At three million
+ * scans the same page lies in the newest month, ~71,000 entries from its start: 66–98 ms with two
+ * workers on this 2-core machine, 44 alone (the singles at 3M summed: 705 → 514 ms; at 1M 760 →
+ * 685). A walk starts at most a month of rows before its page (the month counters), so this is
+ * about every single filter's walk here; the bound keeps workers for a walk of a larger table's.
  */
-const SERIAL_WALK = 50_000;
+const SERIAL_WALK = 400_000;
 
 /**
  * One page and the exact total of a counted list, on the database or a transaction (`db`).
