@@ -1,7 +1,7 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { activeRules, type FilterRule, type FilterRules } from '../../lib/filters.ts';
+import { activeRules, type FilterRule, type FilterRules, usesTrigramIndex } from '../../lib/filters.ts';
 import { likePattern } from '../../lib/sql.ts';
 import {
   containingValues,
@@ -17,7 +17,7 @@ import {
 } from './countPlan.ts';
 import { containingDays, splitsAtDomain } from './emailDomains.ts';
 import { foldable, foldedAroundBound, foldedMonths } from './emailFolds.ts';
-import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
+import { COUNTED_LISTS, type CountedTableName, EMAIL_COLUMNS, heldByTimeIndex } from './lists.ts';
 
 /** Sum day counts over at most this many matching values (else: a count over the rows). */
 const MAX_DAY_VALUES = 200;
@@ -72,6 +72,13 @@ export function startPlan<Q extends object>(
   const order = sql.ref(spec.order);
   const postgres = dialect === 'postgres';
   if (splitsAtDomain(column, value)) return emailSince(db, dialect, table, column, value, from);
+  if (
+    postgres &&
+    heldByTimeIndex(table).includes(column) &&
+    !EMAIL_COLUMNS.includes(column) &&
+    usesTrigramIndex(value)
+  )
+    return fragmentSince(db, table, column, value, from);
   if (!(spec.byDay as readonly string[]).includes(column)) return undefined;
   const since = sql<SqlBool>`${order} >= ${from}`;
   return async () => {
@@ -140,6 +147,38 @@ async function matchingValues(
     ? sql<SqlBool>`${ref} = ANY(${vals})`
     : sql<SqlBool>`${ref} IN (${valueList(vals)})`;
   return { vals, all: sumOf(found.filter((v) => v.col === '')), listed, where };
+}
+
+/** Rows of a fragment (its trigram index's matches) worth finding and sorting rather than walking. */
+const FEW_FRAGMENT_ROWS = 20_000;
+
+/**
+ * PostgreSQL, a model fragment ('city': counted without days, held by the time-order index) since a time: when
+ * its counted values hold few rows, they are found through its trigram index alone and the bound
+ * tested on them, off the time index. PostgreSQL otherwise intersected the trigram bitmap with the
+ * time index's every entry since the bound ('city' since March at a million scans: 223,000
+ * entries read for 469 matches, 45 ms for the count and as much for the page). Frequent, it is
+ * written plainly and walked.
+ */
+function fragmentSince(
+  db: Kysely<Database>,
+  table: CountedTableName,
+  column: string,
+  value: string,
+  from: string,
+): () => Promise<Plan & { where: (walk: boolean) => Expression<SqlBool> }> {
+  const order = sql.ref(COUNTED_LISTS[table].counted.order);
+  const matches = sql<SqlBool>`${sql.ref(column)} ILIKE ${likePattern(value)} ESCAPE '\\'`;
+  return async () => {
+    const [found] = await rows<{ n: unknown }>(
+      db,
+      sql`SELECT coalesce(sum(n), 0) AS n FROM list_totals WHERE tbl = ${table} AND col = ${column} AND val ILIKE ${likePattern(value)} ESCAPE '\\'`,
+    );
+    const few = Number(found?.n ?? 0) <= FEW_FRAGMENT_ROWS;
+    const since = few ? sql<SqlBool>`(${order} || '') >= ${from}` : sql<SqlBool>`${order} >= ${from}`;
+    const where = () => sql<SqlBool>`(${matches} AND ${since})`;
+    return { total: await countRows(db, table, where()), walk: !few, where };
+  };
 }
 
 async function countRows(db: Kysely<Database>, table: CountedTableName, where: Expression<SqlBool>) {
