@@ -45,8 +45,8 @@ import { COUNTED_LISTS, type CountedTableName, countedColumnsOf, heldByTimeIndex
  *   code's scans from the table to test them (P0300, ~18,000 scans at a million: 110–190 ms for
  *   the count, as much again for the page). When the other filter has fewer rows than the code has
  *   scans (model 'city': 2,000 rows), its own index drives instead, each row probing scan_dtcs's
- *   key, and the few matches are sorted — read once for both total and page (`readOnce`) when no
- *   counter totals them.
+ *   key, and the few matches are sorted — on SQLite read once for both total and page
+ *   (`readOnce`) when no counter totals them.
  * - **The total**: migration 043's counters where they count the other filter (`codePairs.ts`),
  *   else a count over the matches as found above.
  *
@@ -74,21 +74,20 @@ async function endedByDay(db: Kysely<Database>, bound: string): Promise<number> 
 const READ_ONCE_MAX = 50_000;
 
 /**
- * Fewer matches than the code has scans, which no counter totals (a model fragment with a code):
+ * SQLite, fewer matches than the code has scans, which no counter totals (a model fragment with a code):
  * their ids read once in the list's order (`from`: the scans `s` that match), the total their
  * number and a page a slice of them. Counting them and then sorting them again for the page read
  * each twice (model 'city' with P0300: ~2,000 scans at a million, ~6,000 at three million). The
- * order is kept off the time index (SQLite `+`, PostgreSQL `|| ''`) so the filter's own index
- * finds the matches, as for a count.
+ * order is kept off the time index (`+`) so the filter's own index finds the matches, as for a
+ * count.
  */
-async function readOnce(db: Kysely<Database>, dialect: Dialect, from: RawBuilder<unknown>): Promise<Counted> {
-  const order =
-    dialect === 'sqlite'
-      ? sql`+s.scan_start_time DESC, +s.id DESC`
-      : sql`s.scan_start_time || '' DESC, s.id DESC`;
-  const ids = (await rows<{ id: unknown }>(db, sql`SELECT s.id AS id FROM ${from} ORDER BY ${order}`)).map(
-    (r) => Number(r.id),
-  );
+async function readOnce(db: Kysely<Database>, from: RawBuilder<unknown>): Promise<Counted> {
+  const ids = (
+    await rows<{ id: unknown }>(
+      db,
+      sql`SELECT s.id AS id FROM ${from} ORDER BY +s.scan_start_time DESC, +s.id DESC`,
+    )
+  ).map((r) => Number(r.id));
   const n = ids.length;
   return {
     total: n,
@@ -236,7 +235,7 @@ export function codePlan<Q extends object>(
       // Few rows of the other filter: its own index drives (CROSS JOIN keeps SQLite's join order),
       // each row probing scan_dtcs's key (scan_id, dtc); the matches are sorted.
       const from = sql`scans s CROSS JOIN scan_dtcs d ON d.scan_id = s.id AND d.dtc = ${code} WHERE ${test}`;
-      if (pairTotal === undefined && otherRows <= READ_ONCE_MAX) return readOnce(db, dialect, from);
+      if (pairTotal === undefined && otherRows <= READ_ONCE_MAX) return readOnce(db, from);
       const matches = sql`SELECT s.id FROM ${from}`;
       const where = () => sql<SqlBool>`${sql.ref('id')} IN (${matches})`;
       return { total: await totalOf(matches), walk: false, sorts: true, where };
@@ -325,9 +324,9 @@ function postgresCodePlan(
     if (otherRows < ofCode) {
       // Fewer scans of the other filter than of the code (model 'city': 2,000 against P0300's
       // 18,000): found through its own index, each looked up among the code's, and sorted.
-      const from = sql`scans s WHERE ${test} AND s.id IN (SELECT scan_id FROM scan_dtcs WHERE dtc = ${code})`;
-      if (pairTotal === undefined && otherRows <= READ_ONCE_MAX) return readOnce(db, 'postgres', from);
-      const matches = sql`SELECT s.id FROM ${from}`;
+      // (Read once, as on SQLite, it cost more than it saved: PostgreSQL hash-joins the code's
+      // entries for the count and the page alike, and a page past the total needs no page.)
+      const matches = sql`SELECT s.id FROM scans s WHERE ${test} AND s.id IN (SELECT scan_id FROM scan_dtcs WHERE dtc = ${code})`;
       return {
         total: await totalOf(matches),
         walk: false,
