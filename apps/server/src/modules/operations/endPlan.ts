@@ -233,6 +233,23 @@ export function endPlan<Q extends object>(
           : sql<SqlBool>`+${ref} IN (${valueList(vals)})`;
     if (vals.length === 0) return { total: 0, walk: false, where: () => sql<SqlBool>`1 = 0` };
     const many = vals.length > MAX_PAIR_VALUES;
+    // Within to's bucket, from whichever side holds fewer rows: the bucket's ends (004's end-day
+    // counters) tested for the value, or the value's own rows (its index) tested for the end, the
+    // end kept off its index. A month of ends grows with the table where a rare model's rows are
+    // few: 'city' ending by 31 March at three million scans read 166,000 ends (36 ms) for 6,013
+    // City scans.
+    const valueRows = sumOf(found.filter((v) => v.col === column));
+    const [bucketEnds] = many
+      ? [{ n: 0 }]
+      : await rows<{ n: unknown }>(
+          db,
+          sql`SELECT coalesce(sum(n), 0) AS n FROM list_totals WHERE tbl = ${table} AND col = ${spec.end} AND val >= ${bucket} AND val <= ${toDay}`,
+        );
+    const endOffIndex = dialect === 'sqlite' ? sql`+${end}` : sql`(${end} || '')`;
+    const edgeRows =
+      valueRows < Number(bucketEnds?.n ?? 0)
+        ? sql`${direct} AND ${endOffIndex} >= ${bucket} AND ${endOffIndex} <= ${to}`
+        : sql`${end} >= ${bucket} AND ${end} <= ${to} AND ${tested}`;
     const [[whole], [edge]] = await Promise.all([
       // Too many values to list (not with the seeded shapes): a count over the rows.
       many
@@ -248,10 +265,7 @@ export function endPlan<Q extends object>(
       // e-mail and model).
       many
         ? [{ n: 0 }]
-        : rows<{ n: unknown }>(
-            db,
-            sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${end} >= ${bucket} AND ${end} <= ${to} AND ${tested}`,
-          ),
+        : rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${edgeRows}`),
     ]);
     const total = Number(whole?.n ?? 0) + Number(edge?.n ?? 0);
     // One value of a column of few values has a (value, time) index (003's for the exact ones;
