@@ -153,9 +153,9 @@ async function matchingValues(
 const FEW_FRAGMENT_ROWS = 20_000;
 
 /**
- * PostgreSQL, a model fragment ('city': counted without days, held by the time-order index) since a time: when
- * its counted values hold few rows, they are found through its trigram index alone and the bound
- * tested on them, off the time index. PostgreSQL otherwise intersected the trigram bitmap with the
+ * PostgreSQL, a model fragment ('city': counted without days, held by the time-order index)
+ * since a time: when its counted values hold few rows, they are found through its trigram index
+ * alone and the bound tested on them, off the time index. PostgreSQL otherwise intersected the trigram bitmap with the
  * time index's every entry since the bound ('city' since March at a million scans: 223,000
  * entries read for 469 matches, 45 ms for the count and as much for the page). Frequent, it is
  * written plainly and walked.
