@@ -74,8 +74,8 @@ async function endedByDay(db: Kysely<Database>, bound: string): Promise<number> 
 const READ_ONCE_MAX = 50_000;
 
 /**
- * SQLite, fewer matches than the code has scans, which no counter totals (a model fragment with a code):
- * their ids read once in the list's order (`from`: the scans `s` that match), the total their
+ * SQLite, fewer matches than the code has scans, which no counter totals (a model fragment with
+ * a code): their ids read once in the list's order (`from`: the scans `s` that match), the total their
  * number and a page a slice of them. Counting them and then sorting them again for the page read
  * each twice (model 'city' with P0300: ~2,000 scans at a million, ~6,000 at three million). The
  * order is kept off the time index (`+`) so the filter's own index finds the matches, as for a
@@ -98,8 +98,8 @@ async function readOnce(db: Kysely<Database>, from: RawBuilder<unknown>): Promis
         direction === 'desc'
           ? ids.slice(offset, offset + limit)
           : ids.slice(Math.max(0, n - offset - limit), Math.max(0, n - offset)).reverse();
-      // Literal integers, read from the database just now: a parameter's type in VALUES is unknown
-      // to PostgreSQL.
+      // Literal integers, read from the database just now (a page's worth, not one parameter
+      // each).
       return page.length === 0
         ? sql`SELECT 0 WHERE 1 = 0`
         : sql`VALUES ${sql.join(page.map((id) => sql`(${sql.lit(id)})`))}`;
