@@ -56,6 +56,7 @@ import { appUserIdCountsMigration } from './migrations/040_app_user_id_counts.ts
 import { listEmailFoldIdsMigration } from './migrations/041_list_email_fold_ids.ts';
 import { sortEndedWithEndMigration } from './migrations/042_sort_ended_with_end.ts';
 import { listCodePairsMigration } from './migrations/043_list_code_pairs.ts';
+import { sortWalksIndexOnlyMigration } from './migrations/044_sort_walks_index_only.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -273,6 +274,7 @@ export async function migrate(db: Db): Promise<void> {
     '041_list_email_fold_ids': listEmailFoldIdsMigration(db.dialect),
     '042_sort_ended_with_end': sortEndedWithEndMigration(db.dialect),
     '043_list_code_pairs': listCodePairsMigration(db.dialect),
+    '044_sort_walks_index_only': sortWalksIndexOnlyMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

@@ -61,6 +61,12 @@ export interface CountedColumns {
   byMonth: readonly string[];
   /** Counted columns holding numbers: their counters' values (text) order as numbers. */
   numeric: readonly string[];
+  /**
+   * PostgreSQL: the columns each sort index of the list carries beside its key (migration 044;
+   * every sortable column's index but the time column's own), so a sorted walk testing only these
+   * reads no row.
+   */
+  sortCarried: readonly string[];
 }
 
 export const users = {
@@ -136,6 +142,7 @@ export const scans = {
     totalsOnly: ['email', 'model'],
     byMonth: ['email', 'model'],
     numeric: ['country_id'],
+    sortCarried: ['scan_start_time', 'country_id', 'make', 'type', 'app_version'],
   },
   /** Sortable columns (decisions §9); migration 015 indexes each. Without a sort: newest start first. */
   sort: {
@@ -204,6 +211,7 @@ export const specialFunctionRuns = {
     totalsOnly: ['user_email', 'model'],
     byMonth: ['user_email', 'model'],
     numeric: ['item_number', 'scan_ended', 'hard_coded'],
+    sortCarried: ['scan_start_time'],
   },
   sort: {
     columns: sameNames(SPECIAL_FUNCTION_SORT_FIELDS),
@@ -256,6 +264,7 @@ export const actuationRuns = {
     totalsOnly: ['user_email', 'model', 'user_car_model_id'],
     byMonth: ['user_email', 'model'],
     numeric: ['user_car_model_id'],
+    sortCarried: ['created_at'],
   },
   sort: {
     columns: sameNames(ACTUATION_SORT_FIELDS),
