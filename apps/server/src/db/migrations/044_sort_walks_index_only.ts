@@ -1,65 +1,26 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../database.ts';
+import { SORTED } from './015_sort_indexes.ts';
 
 /**
- * Frozen: per activity list, the columns its sort indexes carry beside their key, and the sort
- * indexes (015's `<table>_sort_<column>`, 042's "ended" one) that get them. The list's time column
- * (the start bound, the most common filter with a sort) on all three; on the scans also its
- * short counted columns — country, make, type, app version (13 bytes a row on average) — which
- * its sort benchmark filters by. The long ones (e-mail, model, plate) are left out: they would
- * double each index, and their walks test ids against the matches instead (`sortedList.ts`).
+ * Frozen: per activity list, its time column and what its sort indexes (015's, for each of its
+ * `SORTED` columns but the time column) carry beside their key. The time column (the start bound,
+ * the most common filter with a sort) on all three; on the scans also its short counted columns —
+ * country, make, type, app version (13 bytes a row on average) — which its sort benchmark
+ * filters by. The long ones (e-mail, model, plate) are left out: they would double each index,
+ * and their walks test ids against the matches instead (`sortedList.ts`).
  */
-const CARRIED: Record<string, { include: string[]; indexes: string[] }> = {
+const CARRIED: Record<string, { time: string; include: string[] }> = {
   scans: {
+    time: 'scan_start_time',
     include: ['scan_start_time', 'country_id', 'make', 'type', 'app_version'],
-    indexes: [
-      'email',
-      'scan_end_time',
-      'model',
-      'license_plate',
-      'vin',
-      'scan_ended_end',
-      'make',
-      'country_id',
-      'function',
-      'type',
-      'app_version',
-    ],
   },
-  special_function_runs: {
-    include: ['scan_start_time'],
-    indexes: [
-      'user_email',
-      'make',
-      'module',
-      'model',
-      'function_type',
-      'command_type',
-      'item_number',
-      'variant',
-      'license_plate',
-      'scan_ended_end',
-      'hard_coded',
-      'scan_end_time',
-    ],
-  },
-  actuation_runs: {
-    include: ['created_at'],
-    indexes: [
-      'user_email',
-      'make',
-      'model',
-      'actuation_type',
-      'actuation_option',
-      'input',
-      'device',
-      'product_id',
-      'user_car_model_id',
-      'end_date',
-      'updated_at',
-    ],
-  },
+  special_function_runs: { time: 'scan_start_time', include: ['scan_start_time'] },
+  actuation_runs: { time: 'created_at', include: ['created_at'] },
 };
+
+/** Frozen: the lists whose "ended" index 042 replaced by one carrying the end time. */
+const ENDED_WITH_END = new Set(['scans', 'special_function_runs']);
 
 /**
  * Issue 12 item 2, PostgreSQL: a sorted page with a filter on another column walks the sort
@@ -75,11 +36,13 @@ export function sortWalksIndexOnlyMigration(dialect: Dialect) {
   return {
     async up(db: Kysely<any>) {
       if (dialect !== 'postgres') return;
-      for (const [table, { include, indexes }] of Object.entries(CARRIED)) {
-        for (const index of indexes) {
-          const name = `${table}_sort_${index}`;
+      for (const [table, { time, include }] of Object.entries(CARRIED)) {
+        for (const column of SORTED[table] ?? []) {
+          if (column === time) continue;
+          const ended = column === 'scan_ended' && ENDED_WITH_END.has(table);
+          const name = `${table}_sort_${ended ? 'scan_ended_end' : column}`;
           // 042's "ended" index already carries the end time.
-          const carried = index === 'scan_ended_end' ? ['scan_end_time', ...include] : include;
+          const carried = ended ? ['scan_end_time', ...include] : include;
           const { rows } = await sql<{ def: string }>`
             SELECT pg_get_indexdef(to_regclass(${name})) AS def`.execute(db);
           // "CREATE INDEX … USING btree (vin NULLS FIRST, id)": the key with its order, and the id.
