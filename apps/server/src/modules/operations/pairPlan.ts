@@ -196,13 +196,24 @@ export function pairPlan<Q extends object>(
       const indexed = !walk && column === rarer;
       if (vals.length === 0) return sql<SqlBool>`1 = 0`;
       if (dialect === 'postgres') {
-        if (f.rule.match !== 'contains')
-          return sql<SqlBool>`${sql.ref(column)} = ${f.rule.match === 'flag' ? (f.value ? 1 : 0) : f.value}`;
+        // The few matches sorted: only the rarer filter's index finds them, the other is tested
+        // on their rows, written so that no index can serve it. PostgreSQL otherwise ANDed its
+        // index with the rarer's ('city''s trigram bitmap, 6,013 rows, with country 91's 1.6
+        // million entries at three million scans: 141 of 157 ms, twice).
+        const tested = !walk && !indexed;
+        if (f.rule.match !== 'contains') {
+          const v = f.rule.match === 'flag' ? (f.value ? 1 : 0) : f.value;
+          return tested
+            ? sql<SqlBool>`${sql.ref(column)}::text = ${String(v)}`
+            : sql<SqlBool>`${sql.ref(column)} = ${v}`;
+        }
         // ILIKE where its trigram index should drive; the matched values (hashed) where tested, and
         // where a fragment under three characters has no trigram ('x5' with BMW: PostgreSQL read
         // every BMW row for ILIKE, 0.8 s; the values, through the column's btree, 9 ms).
-        return indexed && String(f.value).length >= 3
-          ? sql<SqlBool>`${sql.ref(column)} ILIKE ${likePattern(String(f.value))} ESCAPE '\\'`
+        if (indexed && String(f.value).length >= 3)
+          return sql<SqlBool>`${sql.ref(column)} ILIKE ${likePattern(String(f.value))} ESCAPE '\\'`;
+        return tested
+          ? sql<SqlBool>`(${sql.ref(column)} || '') = ANY(${vals})`
           : sql<SqlBool>`${sql.ref(column)} = ANY(${vals})`;
       }
       // SQLite: the counted values themselves, so rows and total agree exactly; `+` keeps a
