@@ -2,7 +2,8 @@
  * What the counters of migrations 035 and 036 (PostgreSQL: folded e-mail addresses), 038's
  * trigram indexes of the folded addresses, 040's counters of app users per block of ids, 041's
  * indexes of the activity rows by folded address, or 042's end time in the "ended" sort index cost
- * each write: the same inserts, e-mail updates and
+ * each write (045's replaced 041's: the same indexes with the time column; '041' and '045' both
+ * measure them): the same inserts, e-mail updates and
  * deletes of special-function runs and app users on two fresh schemas, one migrated fully and one
  * with what the migration added dropped, alternately, twice. Every run's address is a new one (a
  * new address is what changes the folded address counts 038 indexes). Prints milliseconds;
@@ -16,7 +17,7 @@
  * four counted columns) writes scans and then special-function runs, against the same indexes
  * rebuilt with their key alone.
  *
- *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test | sqlite:/tmp/w.sqlite] [rows] [035 | 038 | 040 | 041 | 042 | 043 | 044]
+ *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test | sqlite:/tmp/w.sqlite] [rows] [035 | 038 | 040 | 041 | 045 | 042 | 043 | 044]
  */
 import { rm } from 'node:fs/promises';
 import { sql } from 'kysely';
@@ -53,11 +54,11 @@ const FOLD_TRIGRAMS = [
 /** 040's counters per block of ids (their triggers: the counter rows themselves are not written). */
 const ID_COUNTS = ['DROP FUNCTION app_users_id_counts CASCADE'];
 
-/** 041's indexes of the activity rows by folded address. */
+/** The indexes of the activity rows by folded address: 041's, which 045's (with the time) replaced. */
 const FOLD_IDS = [
-  'DROP INDEX scans_email_fold_ids',
-  'DROP INDEX special_function_runs_email_fold_ids',
-  'DROP INDEX actuation_runs_email_fold_ids',
+  'DROP INDEX scans_email_fold_times',
+  'DROP INDEX special_function_runs_email_fold_times',
+  'DROP INDEX actuation_runs_email_fold_times',
 ];
 
 /** 042: the "ended" sort indexes as 015 built them, without the end time. */
@@ -73,12 +74,14 @@ const CODE_PAIRS = SQLITE
   : ['DROP FUNCTION scans_code_pairs CASCADE'];
 
 const MEASURED =
-  (['038', '040', '041', '042', '043', '044'] as const).find((m) => m === process.argv[4]) ?? '035/036';
+  (['038', '040', '041', '042', '043', '044', '045'] as const).find((m) => m === process.argv[4]) ??
+  '035/036';
 const DROPPED = {
   '035/036': FOLDS,
   '038': FOLD_TRIGRAMS,
   '040': ID_COUNTS,
   '041': FOLD_IDS,
+  '045': FOLD_IDS,
   '042': ENDED_WITHOUT_END,
   '043': CODE_PAIRS,
   '044': [],

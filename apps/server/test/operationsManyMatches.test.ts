@@ -136,7 +136,14 @@ describe.each(DIALECTS)('a fragment matching more values than are listed, on %s'
   // The fragment alone, and a counted value with it (pairPlan.ts): page ids walked along the
   // value's (value, time) index, the fragment tested in the time-order index (SQLite) — every
   // page, both ends.
-  for (const [filter, selects] of cases.slice(0, 3))
+  // A fragment in every local part and no domain (a surname's case), alone: on PostgreSQL its
+  // folded months bound each page, and a page deep into its month is read from that month's
+  // matches by folded address (045, `foldedBucketIds`) — from either end of the month.
+  const walked: [string, (r: Row) => boolean][] = [
+    ...cases.slice(0, 3),
+    ['email=river', (r) => r.email.includes('river')],
+  ];
+  for (const [filter, selects] of walked)
     it(`walks every page of ${filter}`, async () => {
       // Ids are the rows' places plus one (inserted in order); newest start first.
       const ids = rows.flatMap((r, i) => (selects(r) ? [i + 1] : [])).reverse();
