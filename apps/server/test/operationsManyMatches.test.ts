@@ -137,8 +137,8 @@ describe.each(DIALECTS)('a fragment matching more values than are listed, on %s'
   // value's (value, time) index, the fragment tested in the time-order index (SQLite) — every
   // page, both ends.
   // A fragment in every local part and no domain (a surname's case), alone: on PostgreSQL its
-  // folded months bound each page, and a page deep into its month is read from that month's
-  // matches by folded address (045, `foldedBucketIds`) — from either end of the month.
+  // folded months bound each page's walk (in every row here, it is never read from a month's
+  // matches by folded address: `foldedMonths.test.ts` pages a rarer one so).
   const walked: [string, (r: Row) => boolean][] = [
     ...cases.slice(0, 3),
     ['email=river', (r) => r.email.includes('river')],
