@@ -116,7 +116,7 @@ export function foldedFacts(
 
 /**
  * The rows whose address in `column` holds `fragment`, as their folded addresses (035's fold,
- * written as 041's index of it is, so that the planner matches it: the pattern a literal) among
+ * written as 045's index of it is, so that the planner matches it: the pattern a literal) among
  * the fragment's folded addresses — the same rows as ILIKE on the addresses — read from that
  * index alone ('joshi''s 42,424 ids through ~750 folded addresses: ~10 ms, where its 25,156
  * addresses took 55–70). Undefined when more folded addresses hold it than are worth binding.

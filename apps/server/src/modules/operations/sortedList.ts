@@ -466,7 +466,7 @@ export async function sortedPage<T extends CountedTableName, Q extends Query, R>
         // primary key took ~300).
         // The ids travel as one array literal (`idArray`).
         const counted = filter && filter.rule.match === 'contains' && p?.where !== undefined;
-        // A surname: its rows by folded address (041), fewer to look up than its addresses.
+        // A surname: its rows by folded address (045's index), fewer to look up than its addresses.
         const folded =
           counted && (await readsFolds(db, dialect, table, filter.rule.column, filter.value))
             ? await foldedAddressesHolding(db, table, filter.rule.column, String(filter.value))
