@@ -362,7 +362,7 @@ export function pairPlan<Q extends object>(
       fragmentWalked = all / INDEX_ENTRIES_PER_ROW + fragmentRows <= rarerRows / 2;
     }
     // PostgreSQL, a surname beside a value with its (value, time) index, deep: the surname's ids
-    // by folded address (045's index, 041's with the time: ~0.25 µs an id), then the value's entries walked in time
+    // by folded address (045's index: ~0.25 µs an id), then the value's entries walked in time
     // order testing each id against them (index-only, ~0.15 µs an entry), where the surname's
     // walk tests ILIKE on (offset + page) × rows / pair entries of the time index (~0.3 µs each):
     // 'kumar' in Diesel runs, page 100, its 41,908 ids and ~71,000 Diesel entries against
