@@ -240,7 +240,11 @@ const WALK_OVER_SORT = 3;
  * ids newest first (036's index by id holds the address, tested there) costs less than sorting the
  * fragment's candidates, each read from the heap ('sharma' since a date, page 100: 14,162 matches;
  * ~70,000 addresses tested walking, 84 ms, against 42,430 rows read, 200 ms). The walk tests about
- * (offset + page) × users / the fragment's users addresses.
+ * (offset + page) × users / the fragment's users addresses beside a creation bound (the ids rise
+ * with the creation time: the bound's users lie together, newest first); beside a plan or a
+ * status, which the ids do not follow, (offset + page) × users / the pair's users — every one
+ * tested on both ('sharma' with premium, page 100: 4,270 matches, ~470,000 rows walked, 150–216
+ * ms, against 30 sorted).
  */
 async function walksFragment(
   db: Kysely<Database>,
@@ -254,7 +258,8 @@ async function walksFragment(
   const alone = activeRules(users.rules, query).length === 1;
   const ofFragment = alone ? total : await foldedEmailTotal(db, { email: fragment } as Filters);
   if (!ofFragment) return false;
-  return ((offset + query.limit) * all) / ofFragment <= WALK_OVER_SORT * ofFragment;
+  const bounded = isSet(query.created_from) || isSet(query.created_to);
+  return ((offset + query.limit) * all) / (bounded ? ofFragment : total) <= WALK_OVER_SORT * ofFragment;
 }
 
 /**
