@@ -153,6 +153,22 @@ describe.each(DIALECTS)('counted activity lists on %s', (dialect) => {
       'make=hond&scan_start_time=2025-06-01',
       (s) => lower(s.make).includes('hond') && s.scan_start_time >= '2025-06-01',
     ],
+    // An exact value since a time (PostgreSQL: its days after the bound's, its rows of that day
+    // from the bound on, its pages walked in its (value, time) index: `startPlan.ts` exactSince),
+    // the bound within a day holding its rows on both sides, on one of its rows' time, and on
+    // a day without its rows.
+    [
+      'country_id=44&scan_start_time=2025-05-06T19:30:00Z',
+      (s) => s.country_id === 44 && s.scan_start_time >= '2025-05-06T19:30:00.000Z',
+    ],
+    [
+      'country_id=91&scan_start_time=2025-06-03T14:26:00Z',
+      (s) => s.country_id === 91 && s.scan_start_time >= '2025-06-03T14:26:00.000Z',
+    ],
+    [
+      'country_id=44&scan_start_time=2025-06-03',
+      (s) => s.country_id === 44 && s.scan_start_time >= '2025-06-03',
+    ],
   ];
 
   async function expectPagesMatch() {
