@@ -391,8 +391,11 @@ async function manyValues(
 
 /** Sum day counts over at most this many matching values (else: the general path). */
 const MAX_DAY_VALUES = 200;
-/** PostgreSQL: few matches of at most this many values are read through the values' index. */
-const MAX_PROBED_VALUES = 200;
+/**
+ * PostgreSQL: few matches of at most this many values are read through the values' index (alone,
+ * and the rarer of two filters beside a column that index carries: `pairPlan.ts`).
+ */
+export const MAX_PROBED_VALUES = 200;
 
 /** How to count and page this filter, or undefined when the general path must (decided at once). */
 export function plan(

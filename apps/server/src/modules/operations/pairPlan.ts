@@ -6,6 +6,7 @@ import { likePattern } from '../../lib/sql.ts';
 import {
   type Filters,
   MAX_PAIR_VALUES,
+  MAX_PROBED_VALUES,
   matchesTooMany,
   nocase,
   type Plan,
@@ -209,8 +210,16 @@ export function pairPlan<Q extends object>(
         }
         // ILIKE where its trigram index should drive; the matched values (hashed) where tested, and
         // where a fragment under three characters has no trigram ('x5' with BMW: PostgreSQL read
-        // every BMW row for ILIKE, 0.8 s; the values, through the column's btree, 9 ms).
-        if (indexed && String(f.value).length >= 3)
+        // every BMW row for ILIKE, 0.8 s; the values, through the column's btree, 9 ms). A few
+        // values whose own index carries the other filter's column and the time (the scans' sort
+        // indexes, 044; 025's) are read as those values: the matches are then found, tested and
+        // sorted in that index alone, where the trigram index sent each to its heap page.
+        const other = (f === x ? y : x).rule.column;
+        if (
+          indexed &&
+          String(f.value).length >= 3 &&
+          !(vals.length <= MAX_PROBED_VALUES && (spec.sortCarried as readonly string[]).includes(other))
+        )
           return sql<SqlBool>`${sql.ref(column)} ILIKE ${likePattern(String(f.value))} ESCAPE '\\'`;
         return tested
           ? sql<SqlBool>`(${sql.ref(column)} || '') = ANY(${vals})`
