@@ -102,11 +102,11 @@ describe('a surname of many addresses paged from its months’ matches, on postg
     await t.close();
   });
 
-  /** The surname's runs, newest first (ties: the higher id first). */
-  const expected = () =>
+  /** The surname's runs but those `gone`, newest first (ties: the higher id first). */
+  const expected = (gone: ReadonlySet<number> = new Set()) =>
     ids
       .map((id, i) => ({ id, address: addresses[i] as string, start: start(i) }))
-      .filter((r) => r.address.toLowerCase().includes('kumar'))
+      .filter((r) => !gone.has(r.id) && r.address.toLowerCase().includes('kumar'))
       .sort((a, b) => (a.start === b.start ? b.id - a.id : a.start < b.start ? 1 : -1))
       .map((r) => r.id);
   const list = { path: '/api/SpecialFunctions', key: 'scans' };
@@ -138,11 +138,6 @@ describe('a surname of many addresses paged from its months’ matches, on postg
       .execute();
     for (const id of moved) addresses[ids.indexOf(id)] = 'left@x.example';
     for (const id of joined) addresses[ids.indexOf(id)] = 'new.kumar@y.example';
-    const want = ids
-      .map((id, i) => ({ id, address: addresses[i] as string, start: start(i) }))
-      .filter((r) => !gone.has(r.id) && r.address.toLowerCase().includes('kumar'))
-      .sort((a, b) => (a.start === b.start ? b.id - a.id : a.start < b.start ? 1 : -1))
-      .map((r) => r.id);
-    await expectListPages(t.app, headers, list, 'email=kumar', want, [25, 11]);
+    await expectListPages(t.app, headers, list, 'email=kumar', expected(gone), [25, 11]);
   });
 });
