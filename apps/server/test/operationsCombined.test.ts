@@ -89,6 +89,12 @@ describe.each(DIALECTS)('filters with an end bound on %s', { timeout: 180_000 },
         `model=zest&scan_start_time=${from}`,
         (s: Seeded) => s.model === 'Zest' && s.scan_start_time >= from,
       ] as const,
+      // A fragment of two values ('City', 'city') since a time: on PostgreSQL read as those
+      // values through their sort index (startPlan.ts `fragmentSince`).
+      [
+        `model=CITY&scan_start_time=${from}`,
+        (s: Seeded) => lower(s.model).includes('city') && s.scan_start_time >= from,
+      ] as const,
       [
         `email=zoe&scan_start_time=${from}`,
         (s: Seeded) => s.email.startsWith('zoe') && s.scan_start_time >= from,

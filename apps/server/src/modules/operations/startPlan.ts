@@ -6,6 +6,7 @@ import { likePattern } from '../../lib/sql.ts';
 import {
   containingValues,
   type Filters,
+  MAX_PROBED_VALUES,
   type Plan,
   rows,
   rowTest,
@@ -207,11 +208,12 @@ const FEW_FRAGMENT_ROWS = 20_000;
 
 /**
  * PostgreSQL, a model fragment ('city': counted without days, held by the time-order index)
- * since a time: when its counted values hold few rows, they are found through its trigram index
- * alone and the bound tested on them, off the time index. PostgreSQL otherwise intersected the trigram bitmap with the
- * time index's every entry since the bound ('city' since March at a million scans: 223,000
- * entries read for 469 matches, 45 ms for the count and as much for the page). Frequent, it is
- * written plainly and walked.
+ * since a time: when its counted values hold few rows, they are found through the values' sort
+ * index (up to MAX_PROBED_VALUES of them) or else its trigram index, and the bound tested on them,
+ * off the time index. PostgreSQL otherwise intersected the trigram bitmap with the time index's
+ * every entry since the bound ('city' since March at a million scans: 223,000 entries read for
+ * 469 matches, 45 ms for the count and as much for the page). Frequent, it is written plainly and
+ * walked.
  */
 function fragmentSince(
   db: Kysely<Database>,
@@ -220,14 +222,36 @@ function fragmentSince(
   value: string,
   from: string,
 ): () => Promise<Plan & { where: (walk: boolean) => Expression<SqlBool> }> {
-  const order = sql.ref(COUNTED_LISTS[table].counted.order);
-  const matches = sql<SqlBool>`${sql.ref(column)} ILIKE ${likePattern(value)} ESCAPE '\\'`;
+  const lists = COUNTED_LISTS[table];
+  const order = sql.ref(lists.counted.order);
+  const ilike = sql<SqlBool>`${sql.ref(column)} ILIKE ${likePattern(value)} ESCAPE '\\'`;
+  // The column's sort index (044) carries the time beside its key and the id.
+  const sortIndexed = (Object.values(lists.sort.columns) as string[]).includes(column);
   return async () => {
-    const [found] = await rows<{ n: unknown }>(
+    const values = await rows<{ val: string; n: unknown }>(
       db,
-      sql`SELECT coalesce(sum(n), 0) AS n FROM list_totals WHERE tbl = ${table} AND col = ${column} AND val ILIKE ${likePattern(value)} ESCAPE '\\'`,
+      containingValues('postgres', table, column, value, sql`t.val, t.n`, MAX_PROBED_VALUES + 1, true),
     );
-    const few = Number(found?.n ?? 0) <= FEW_FRAGMENT_ROWS;
+    const probed = sortIndexed && values.length <= MAX_PROBED_VALUES;
+    const matched = probed
+      ? sumOf(values)
+      : Number(
+          (
+            await rows<{ n: unknown }>(
+              db,
+              sql`SELECT coalesce(sum(n), 0) AS n FROM list_totals WHERE tbl = ${table} AND col = ${column} AND val ILIKE ${likePattern(value)} ESCAPE '\\'`,
+            )
+          )[0]?.n ?? 0,
+        );
+    const few = matched <= FEW_FRAGMENT_ROWS;
+    // Few matches of a few values are read as those values (exactly the rows counted): their
+    // sort index finds them, and tests and sorts them by the time it carries, no row read — where
+    // the trigram index sent each match to its heap page ('city' since March at three million
+    // scans: 6,013 heap visits, 11 ms for the count, against 0.7 ms in the index alone).
+    const matches =
+      few && probed
+        ? sql<SqlBool>`${sql.ref(column)} = ANY(${values.map((v) => v.val)})`
+        : ilike;
     const since = few ? sql<SqlBool>`(${order} || '') >= ${from}` : sql<SqlBool>`${order} >= ${from}`;
     const where = () => sql<SqlBool>`(${matches} AND ${since})`;
     return { total: await countRows(db, table, where()), walk: !few, where };
