@@ -116,6 +116,30 @@ describe.each(DIALECTS)('a sorted list walked against its matches, on %s', (dial
         await expectScanPages(t.app, headers, `make=toyota&sort=${field}&order=${order}`, expected, [100]);
       }, 120_000);
 
+  // A start bound sorted by a column the time-order index holds (the model, the e-mail): on
+  // SQLite, past the first page, the bound's range of that index sorted (`coveredSort`).
+  const since = new Date(Date.UTC(2026, 0, 1) + 3_000 * 60_000).toISOString();
+  const heldByTime: [string, (r: Row) => string][] = [
+    ['model', (r) => r.model],
+    ['email', (r) => `driver${r.id}@${r.toyota ? 'toyota' : 'honda'}.example.com`],
+  ];
+  for (const [field, key] of heldByTime)
+    for (const order of ['asc', 'desc'] as const)
+      it(`pages the scans since a time sorted by ${field} ${order}`, async () => {
+        const sign = order === 'asc' ? 1 : -1;
+        const expected = rows
+          .filter((r) => r.id >= 3_000)
+          .sort((a, b) => sign * (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id - b.id))
+          .map((r) => r.id);
+        await expectScanPages(
+          t.app,
+          headers,
+          `scan_start_time=${encodeURIComponent(since)}&sort=${field}&order=${order}`,
+          expected,
+          [97],
+        );
+      }, 120_000);
+
   // A fragment of the sorted column itself, matching several of its counted values ('r': Camry
   // and Corolla; 'o': Toyota and Honda; 'driver1': 1,111 addresses of a row each): the page is
   // located through the values' counts in the sorted order, so pages that start inside a value,
