@@ -146,71 +146,101 @@ const SUBSCRIPTION_STATUS: Record<string, string> = {
   suspended: 'on_hold',
 };
 
+/**
+ * Users generated, inserted and then let go this many at a time: three million users with their
+ * two 64-character secrets each, held whole with their subscriptions, ran out of Node's default
+ * heap. The random stream is drawn in the same order as when they were all held (every user, then
+ * every subscription), so the same volume seeds the same data.
+ */
+const USER_CHUNK = 100_000;
+
 export async function seedUsers(ctx: SeedContext, count: number): Promise<UserRef[]> {
   const r = rng('users');
-  const users: Row<'app_users'>[] = [];
-  const meta: { country: Country; device: string; appVersion: string; createdMs: number }[] = [];
   const emails = new Set<string>();
   const threeYears = 3 * 365 * DAY_MS;
+  const refs: UserRef[] = [];
+  // What each user's subscriptions are drawn from, after every user (by index, as `refs`).
+  const kept: { plan: string; status: string; createdMs: number }[] = [];
+  const [before] = await ctx.kx
+    .selectFrom('app_users')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .execute();
+  let lastId = Number(before?.id ?? 0);
 
-  for (let i = 0; i < count; i++) {
-    const country = pickCountry(r);
-    const names = NAMES[r.pick(country.names)];
-    const first = r.pick(names.first);
-    const last = r.pick(names.last);
-    const domain = r.pick(country.domains);
-    // first.last, first.last42, firstlast1990 …; numbers keep addresses unique, as in real sign-ups.
-    let email = '';
-    for (let n = r.chance(0.3) ? 0 : r.int(1, 999); ; n += r.int(1, 97)) {
-      const sep = r.chance(0.7) ? '.' : r.chance(0.5) ? '_' : '';
-      email = `${slug(first)}${sep}${slug(last)}${n === 0 ? '' : n}@${domain}`;
-      if (!emails.has(email)) break;
+  for (let from = 0; from < count; from += USER_CHUNK) {
+    const users: Row<'app_users'>[] = [];
+    const meta: { country: Country; device: string; appVersion: string; createdMs: number }[] = [];
+    for (let i = from; i < Math.min(count, from + USER_CHUNK); i++) {
+      const country = pickCountry(r);
+      const names = NAMES[r.pick(country.names)];
+      const first = r.pick(names.first);
+      const last = r.pick(names.last);
+      const domain = r.pick(country.domains);
+      // first.last, first.last42, firstlast1990 …; numbers keep addresses unique, as in real sign-ups.
+      let email = '';
+      for (let n = r.chance(0.3) ? 0 : r.int(1, 999); ; n += r.int(1, 97)) {
+        const sep = r.chance(0.7) ? '.' : r.chance(0.5) ? '_' : '';
+        email = `${slug(first)}${sep}${slug(last)}${n === 0 ? '' : n}@${domain}`;
+        if (!emails.has(email)) break;
+      }
+      emails.add(email);
+      const createdMs = BASE_DATE_MS - Math.floor(r.next() * threeYears);
+      const device = pickDevice(r);
+      const appVersion = pickAppVersion(r);
+      const plan = r.weighted(PLANS, PLAN_WEIGHTS);
+      const status = plan === 'free' && r.chance(0.5) ? 'active' : r.weighted(STATUSES, STATUS_WEIGHTS);
+      users.push({
+        email,
+        name: `${first} ${last}`,
+        phone: r.chance(0.9) ? country.phone(r) : null,
+        country: country.code,
+        plan,
+        status,
+        device,
+        app_version: appVersion,
+        created_at: iso(createdMs),
+        last_login_at: r.chance(0.95)
+          ? iso(createdMs + Math.floor(r.next() * (BASE_DATE_MS - createdMs)))
+          : null,
+        // Secrets of the app's backend: present so tests can prove the dashboard never shows them.
+        auth_token: r.hex(64),
+        password_hash: r.hex(64),
+      });
+      meta.push({ country, device, appVersion, createdMs });
     }
-    emails.add(email);
-    const createdMs = BASE_DATE_MS - Math.floor(r.next() * threeYears);
-    const device = pickDevice(r);
-    const appVersion = pickAppVersion(r);
-    const plan = r.weighted(PLANS, PLAN_WEIGHTS);
-    const status = plan === 'free' && r.chance(0.5) ? 'active' : r.weighted(STATUSES, STATUS_WEIGHTS);
-    users.push({
-      email,
-      name: `${first} ${last}`,
-      phone: r.chance(0.9) ? country.phone(r) : null,
-      country: country.code,
-      plan,
-      status,
-      device,
-      app_version: appVersion,
-      created_at: iso(createdMs),
-      last_login_at: r.chance(0.95)
-        ? iso(createdMs + Math.floor(r.next() * (BASE_DATE_MS - createdMs)))
-        : null,
-      // Secrets of the app's backend: present so tests can prove the dashboard never shows them.
-      auth_token: r.hex(64),
-      password_hash: r.hex(64),
+    await insertAll(ctx, 'app_users', users);
+    // This chunk's ids: nothing else inserts users while the seed runs.
+    const ids = await ctx.kx
+      .selectFrom('app_users')
+      .select(['id', 'email'])
+      .where('id', '>', lastId)
+      .orderBy('id')
+      .execute();
+    const idByEmail = new Map(ids.map((u) => [u.email, u.id]));
+    users.forEach((u, i) => {
+      const m = meta[i];
+      const id = idByEmail.get(u.email);
+      if (!m || id === undefined) throw new Error(`Seed: user ${u.email} was not inserted`);
+      refs.push({ id, email: u.email, country: m.country, device: m.device, appVersion: m.appVersion });
+      kept.push({ plan: String(u.plan), status: String(u.status), createdMs: m.createdMs });
     });
-    meta.push({ country, device, appVersion, createdMs });
+    lastId = ids.at(-1)?.id ?? lastId;
   }
-  await insertAll(ctx, 'app_users', users);
 
-  const ids = await ctx.kx.selectFrom('app_users').select(['id', 'email']).orderBy('id').execute();
-  const idByEmail = new Map(ids.map((u) => [u.email, u.id]));
-  const refs: UserRef[] = users.map((u, i) => {
-    const m = meta[i];
-    const id = idByEmail.get(u.email);
-    if (!m || id === undefined) throw new Error(`Seed: user ${u.email} was not inserted`);
-    return { id, email: u.email, country: m.country, device: m.device, appVersion: m.appVersion };
-  });
-
-  const subscriptions: Row<'subscriptions'>[] = [];
-  refs.forEach((user, i) => {
-    const u = users[i];
-    const m = meta[i];
-    if (!u || !m) return;
+  let subscriptions: Row<'subscriptions'>[] = [];
+  let subscriptionCount = 0;
+  const flush = async () => {
+    await insertAll(ctx, 'subscriptions', subscriptions);
+    subscriptionCount += subscriptions.length;
+    subscriptions = [];
+  };
+  for (const [i, user] of refs.entries()) {
+    const u = kept[i];
+    if (!u) continue;
     const ios = user.device.startsWith('iOS');
     const token = () =>
       ios ? `apple:${r.digits(15)}` : `GPA.${r.digits(4)}-${r.digits(4)}-${r.digits(4)}-${r.digits(5)}`;
-    let startMs = m.createdMs + r.int(0, 20) * DAY_MS;
+    let startMs = u.createdMs + r.int(0, 20) * DAY_MS;
     // Some customers had an earlier, finished subscription before the current one.
     if (u.plan !== 'free' && r.chance(0.35)) {
       const endMs = startMs + (r.chance(0.7) ? 30 : 365) * DAY_MS;
@@ -233,9 +263,10 @@ export async function seedUsers(ctx: SeedContext, count: number): Promise<UserRe
       ends_at: u.plan === 'free' ? null : iso(startMs + (monthly ? 30 : 365) * DAY_MS),
       purchase_token: u.plan === 'free' ? null : token(),
     });
-  });
-  await insertAll(ctx, 'subscriptions', subscriptions);
-  ctx.log(`app users ${users.length}, subscriptions ${subscriptions.length}`);
+    if (subscriptions.length >= USER_CHUNK) await flush();
+  }
+  await flush();
+  ctx.log(`app users ${refs.length}, subscriptions ${subscriptionCount}`);
   return refs;
 }
 
