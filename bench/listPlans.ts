@@ -28,6 +28,7 @@ import {
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { SESSION_SETTINGS } from '../apps/server/src/db/database.ts';
 import type { Database } from '../apps/server/src/db/schema.ts';
 import {
   listActuationRuns,
@@ -46,6 +47,8 @@ const runs = Number(runsArg);
 const postgres = file.startsWith('postgres://') || file.startsWith('postgresql://');
 const sqlite = postgres ? undefined : new SQLite(file, { readonly: true, fileMustExist: true });
 const pool = postgres ? new pg.Pool({ connectionString: file, max: 10 }) : undefined;
+// The server's session settings (no JIT), so that statements are timed as the server runs them.
+pool?.on('connect', (client) => void client.query(SESSION_SETTINGS).catch(() => {}));
 
 interface Statement {
   sql: string;
