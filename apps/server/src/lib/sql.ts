@@ -71,6 +71,7 @@ export function inIndexOrder<R>(
 /** Planner settings a read may turn off, and the value that does. */
 const OFF = {
   enable_sort: 'off',
+  enable_seqscan: 'off',
   enable_indexonlyscan: 'off',
   max_parallel_workers_per_gather: '0',
 } as const;
@@ -80,7 +81,7 @@ const OFF = {
  * reset around it inside a caller's transaction), where the planner's estimates are known to
  * mislead it: sorting (`inIndexOrder`); parallel workers for a short walk; index-only scans that
  * test ILIKE on every entry, which it prices as nearly free, against a trigram index finding the
- * few that match (`emailFolds.ts`). All settings in one statement (`set_config(…, true)` is
+ * few that match (`emailFolds.ts`); a table scan for a key range it overestimates (`usersList.ts`). All settings in one statement (`set_config(…, true)` is
  * `SET LOCAL`): one round trip however many.
  */
 export async function withPlanPricedOut<R>(
