@@ -100,7 +100,11 @@ export async function usersPage<R>(
     .orderBy(order, fromOldest ? 'asc' : 'desc')
     .limit(fromOldest ? end - offset : query.limit)
     .offset(block?.skip ?? skipped);
-  return { rows: await select(fromUsers(db).where('u.id', 'in', ids)).execute(), total };
+  const page = (trx: Kysely<Database>) => select(fromUsers(trx).where('u.id', 'in', ids)).execute();
+  // Sorted, PostgreSQL ANDs the filters' bitmaps: at three million users 'sharma' (126,779) with
+  // premium (299,757) outgrew 4 MB and turned lossy, 864,203 rows tested again (535–840 ms for
+  // page 100); exact, 73 ms.
+  return { rows: walk ? await page(db) : await withPlanPricedOut(db, dialect, 'work_mem', page), total };
 }
 
 /** Ids per block of 040's counters per block of ids (`col = '<facet>#ids'`; frozen there). */
