@@ -58,6 +58,7 @@ import { sortEndedWithEndMigration } from './migrations/042_sort_ended_with_end.
 import { listCodePairsMigration } from './migrations/043_list_code_pairs.ts';
 import { sortWalksIndexOnlyMigration } from './migrations/044_sort_walks_index_only.ts';
 import { listEmailFoldTimesMigration } from './migrations/045_list_email_fold_times.ts';
+import { usersCreatedWithEmailMigration } from './migrations/046_users_created_with_email.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -290,6 +291,7 @@ export async function migrate(db: Db): Promise<void> {
     '043_list_code_pairs': listCodePairsMigration(db.dialect),
     '044_sort_walks_index_only': sortWalksIndexOnlyMigration(db.dialect),
     '045_list_email_fold_times': listEmailFoldTimesMigration(db.dialect),
+    '046_users_created_with_email': usersCreatedWithEmailMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.
