@@ -30,7 +30,7 @@ import { users } from './lists.ts';
  * - PostgreSQL, an e-mail fragment without a digit alone or with one other filter: the total from
  *   036's counters per folded address (`foldedEmailTotal`), the page walked in 036's index of the
  *   ids with the address when that costs less than sorting the trigram candidates (`walksFragment`).
- * An explicit sort (decisions §9) keeps the plain page and count.
+ * An explicit sort (decisions §9) takes the same total and its own page (`fetchPage`).
  */
 
 type Filters = Omit<UserQuery, 'page' | 'limit'>;
@@ -47,7 +47,14 @@ export async function usersPage<R>(
 ): Promise<Page<R>> {
   const filtered = (offIndexes = false) =>
     fromUsers(db).where((eb) => whereFilters(eb, dialect, users.rules, query, offIndexes));
-  if (resolveSort(users.sort as SortShape<string>, query)) return fetchPage(filtered(), select, query);
+  // The same total in any order: another order needs only its own page.
+  const totalOf = async () =>
+    activeRules(users.rules, query).length === 0
+      ? await allUsers(db)
+      : ((dialect === 'postgres' ? await foldedEmailTotal(db, query) : undefined) ??
+        (await usersTotal(db, query, filtered)));
+  if (resolveSort(users.sort as SortShape<string>, query))
+    return fetchPage(filtered(), select, query, totalOf);
   const offset = (query.page - 1) * query.limit;
   const matches = emailMatches(dialect, query);
   if (matches) {
@@ -73,11 +80,7 @@ export async function usersPage<R>(
     return { rows: await select(fromUsers(db).where(sql.ref('u.id'), 'in', ids)).execute(), total };
   }
   const all = await allUsers(db);
-  const total =
-    activeRules(users.rules, query).length === 0
-      ? all
-      : ((dialect === 'postgres' ? await foldedEmailTotal(db, query) : undefined) ??
-        (await usersTotal(db, query, filtered)));
+  const total = await totalOf();
   if (offset >= total || total === 0) return { rows: [], total };
   const walk =
     total >= WALK_SHARE * all ||
@@ -309,9 +312,13 @@ async function foldedEmailTotal(db: Kysely<Database>, query: Filters): Promise<n
     sql.ref('created_at'),
     (op, month) => summed('email#month', sql`c.day ${sql.raw(op)} ${month}`),
     async (range) => {
+      // The bound's side of its month, a range of the creation index that carries the address
+      // (046), each address tested there: `|| ''` keeps the fragment off its trigram index, whose
+      // bitmap PostgreSQL ANDed with the range, reading ~10,700 heap pages at three million users
+      // ('sharma' up to 15 June 2024: 100–120 ms, against 18).
       const [found] = await rows<{ n: unknown }>(
         db,
-        sql`SELECT count(*) AS n FROM app_users WHERE ${range} AND email ILIKE ${likePattern(fragment)} ESCAPE '\\'`,
+        sql`SELECT count(*) AS n FROM app_users WHERE ${range} AND (email || '') ILIKE ${likePattern(fragment)} ESCAPE '\\'`,
       );
       return Number(found?.n ?? 0);
     },
