@@ -5,6 +5,8 @@
  *     × pages 1 and 100 × asc/desc;
  *   - special functions and actuations (a representative subset): every sortable field × {no
  *     filter, one make} × pages 1 and 100, descending;
+ *   - the app users: every sortable field × {no filter, each of their filters in
+ *     bench/operations.ts} × pages 1 and 100 × asc/desc;
  * on the databases of bench/operations.ts (BENCH_OPS_SQLITE, BENCH_OPS_PG; prepared there), or
  * BENCH_SORT_DATABASES (space-separated URLs). Target: p95 ≤ 100 ms for every case.
  *   node --import tsx bench/sort.ts
@@ -14,7 +16,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ACTUATION_SORT_FIELDS, SCAN_SORT_FIELDS, SPECIAL_FUNCTION_SORT_FIELDS } from '@obd/contract';
+import {
+  ACTUATION_SORT_FIELDS,
+  SCAN_SORT_FIELDS,
+  SPECIAL_FUNCTION_SORT_FIELDS,
+  USER_SORT_FIELDS,
+} from '@obd/contract';
 import { latency, signIn, startServer } from './lib.ts';
 import { OPERATION_CASES } from './operations.ts';
 
@@ -43,6 +50,13 @@ export function sortCases(): string[] {
       for (const f of ['', filter])
         for (const page of [1, 100])
           urls.push(`${listPath}?sort=${field}&order=desc${f ? `&${f}` : ''}&page=${page}`);
+  // The app users: every field, both orders, unfiltered and under each of their filters.
+  const userFilters = OPERATION_CASES.find((c) => c.path === '/api/users')?.filters ?? [];
+  for (const filter of ['', ...userFilters])
+    for (const field of USER_SORT_FIELDS)
+      for (const page of [1, 100])
+        for (const order of ['asc', 'desc'])
+          urls.push(`/api/users?sort=${field}&order=${order}${filter ? `&${filter}` : ''}&page=${page}`);
   return urls;
 }
 

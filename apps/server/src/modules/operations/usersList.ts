@@ -53,8 +53,8 @@ export async function usersPage<R>(
       ? await allUsers(db)
       : ((dialect === 'postgres' ? await foldedEmailTotal(db, query) : undefined) ??
         (await usersTotal(db, query, filtered)));
-  if (resolveSort(users.sort as SortShape<string>, query))
-    return fetchPage(filtered(), select, query, totalOf);
+  const sort = resolveSort(users.sort as SortShape<string>, query);
+  if (sort) return fetchPage(await onSortedFacet(db, query, sort.column, filtered()), select, query, totalOf);
   const offset = (query.page - 1) * query.limit;
   const matches = emailMatches(dialect, query);
   if (matches) {
@@ -108,6 +108,26 @@ export async function usersPage<R>(
   // premium (299,757) outgrew 4 MB and turned lossy, 864,203 rows tested again (535–840 ms for
   // page 100); exact, 73 ms.
   return { rows: walk ? await page(db) : await withPlanPricedOut(db, dialect, 'work_mem', page), total };
+}
+
+/**
+ * Sorted by the plan or the status while filtered by it: its users are one range of that column's
+ * sort index (015's (column, id)) when a single spelling holds the folded value (020's counters per
+ * value say which), and the walk of that range gives the page in order. The rule's own
+ * `lower(plan) = …` let PostgreSQL read them through 032's case-folded index and sort them all
+ * (`plan=premium` by plan, page 1: 364 ms for 99,975 users; by the range, ~1 ms).
+ */
+async function onSortedFacet(db: Kysely<Database>, query: UserQuery, column: string, filtered: UsersFrom) {
+  const facet = (['plan', 'status'] as const).find(
+    (f) => users.rules[f].column === column && isSet(query[f]),
+  );
+  if (!facet) return filtered;
+  const spellings = await rows<{ val: string }>(
+    db,
+    sql`SELECT val FROM user_counts WHERE col = ${facet} AND day = '' AND n > 0 AND lower(val) = ${String(query[facet]).toLowerCase()}`,
+  );
+  const [only] = spellings;
+  return spellings.length === 1 && only ? filtered.where(sql.ref(column), '=', only.val) : filtered;
 }
 
 /** Ids per block of 040's counters per block of ids (`col = '<facet>#ids'`; frozen there). */
