@@ -54,7 +54,19 @@ export async function usersPage<R>(
       : ((dialect === 'postgres' ? await foldedEmailTotal(db, query) : undefined) ??
         (await usersTotal(db, query, filtered)));
   const sort = resolveSort(users.sort as SortShape<string>, query);
-  if (sort) return fetchPage(await onSortedFacet(db, query, sort.column, filtered()), select, query, totalOf);
+  if (sort) {
+    const total = await totalOf();
+    // Frequent matches are met soon walking the sorted column's index: on SQLite the filters are
+    // then tested on each row walked (`offIndexes`), where it read every match through a filter's
+    // index and sorted them all (status=active by country, page 100: 1.27 s at a million users).
+    const walks = dialect === 'sqlite' && total >= WALK_SHARE * (await allUsers(db));
+    return fetchPage(
+      await onSortedFacet(db, query, sort.column, filtered(walks)),
+      select,
+      query,
+      async () => total,
+    );
+  }
   const offset = (query.page - 1) * query.limit;
   const matches = emailMatches(dialect, query);
   if (matches) {
