@@ -18,22 +18,23 @@ export async function fetchPage<DB, TB extends keyof DB, Row>(
   knownTotal?: () => Promise<number>,
 ): Promise<Page<Row>> {
   const offset = (paging.page - 1) * paging.limit;
-  const count = async () => ({
-    total: knownTotal
-      ? await knownTotal()
-      : ((
-          await (filtered.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow() as Promise<{
-            total: number | string | bigint;
-          }>)
-        ).total as number | string | bigint),
-  });
+  const count = async () =>
+    knownTotal
+      ? knownTotal()
+      : Number(
+          (
+            (await filtered.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow()) as {
+              total: number | string | bigint;
+            }
+          ).total,
+        );
   const page = () => select(filtered).limit(paging.limit).offset(offset).execute();
   if (offset > 0) {
     // A page past the end is empty: count first and skip a query that would only step over
     // every matching row (deep pages of large lists).
-    const total = Number((await count()).total);
+    const total = await count();
     return { rows: total > offset ? ((await page()) as Row[]) : [], total };
   }
-  const [rows, counted] = await Promise.all([page(), count()]);
-  return { rows: rows as Row[], total: Number(counted.total) };
+  const [rows, total] = await Promise.all([page(), count()]);
+  return { rows: rows as Row[], total };
 }

@@ -86,8 +86,9 @@ const OFF = {
  * reset around it inside a caller's transaction), where the planner's estimates are known to
  * mislead it: sorting (`inIndexOrder`); parallel workers for a short walk; index-only scans that
  * test ILIKE on every entry, which it prices as nearly free, against a trigram index finding the
- * few that match (`emailFolds.ts`); a table scan for a key range it overestimates (`usersList.ts`). All settings in one statement (`set_config(…, true)` is
- * `SET LOCAL`): one round trip however many.
+ * few that match (`emailFolds.ts`); a table scan for a key range it overestimates, and a bitmap
+ * that would turn lossy in the default `work_mem` (`usersList.ts`). All settings in one statement
+ * (`set_config(…, true)` is `SET LOCAL`): one round trip however many.
  */
 export async function withPlanPricedOut<R>(
   db: Kysely<Database>,
