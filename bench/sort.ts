@@ -31,16 +31,24 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
-/** Every case of the benchmark, as list URLs. */
-export function sortCases(): string[] {
+/**
+ * A list's every sortable field, both orders, pages 1 and 100, unfiltered first and then under
+ * each of its filters in bench/operations.ts in turn.
+ */
+function everyFieldUnderEachFilter(listPath: string, fields: readonly string[]): string[] {
+  const filters = OPERATION_CASES.find((c) => c.path === listPath)?.filters ?? [];
   const urls: string[] = [];
-  const scanFilters = OPERATION_CASES.find((c) => c.path === '/api/ScanDetail')?.filters ?? [];
-  // Every field unfiltered first, then under each filter in turn.
-  for (const filter of ['', ...scanFilters])
-    for (const field of SCAN_SORT_FIELDS)
+  for (const filter of ['', ...filters])
+    for (const field of fields)
       for (const page of [1, 100])
         for (const order of ['asc', 'desc'])
-          urls.push(`/api/ScanDetail?sort=${field}&order=${order}${filter ? `&${filter}` : ''}&page=${page}`);
+          urls.push(`${listPath}?sort=${field}&order=${order}${filter ? `&${filter}` : ''}&page=${page}`);
+  return urls;
+}
+
+/** Every case of the benchmark, as list URLs. */
+export function sortCases(): string[] {
+  const urls = everyFieldUnderEachFilter('/api/ScanDetail', SCAN_SORT_FIELDS);
   const others = [
     { path: '/api/SpecialFunctions', fields: SPECIAL_FUNCTION_SORT_FIELDS, filter: 'make=hyundai' },
     { path: '/api/ActuationsDetail', fields: ACTUATION_SORT_FIELDS, filter: 'make=bmw' },
@@ -50,14 +58,7 @@ export function sortCases(): string[] {
       for (const f of ['', filter])
         for (const page of [1, 100])
           urls.push(`${listPath}?sort=${field}&order=desc${f ? `&${f}` : ''}&page=${page}`);
-  // The app users: every field, both orders, unfiltered and under each of their filters.
-  const userFilters = OPERATION_CASES.find((c) => c.path === '/api/users')?.filters ?? [];
-  for (const filter of ['', ...userFilters])
-    for (const field of USER_SORT_FIELDS)
-      for (const page of [1, 100])
-        for (const order of ['asc', 'desc'])
-          urls.push(`/api/users?sort=${field}&order=${order}${filter ? `&${filter}` : ''}&page=${page}`);
-  return urls;
+  return [...urls, ...everyFieldUnderEachFilter('/api/users', USER_SORT_FIELDS)];
 }
 
 export async function benchSort(
