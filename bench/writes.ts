@@ -13,11 +13,14 @@
  * with 0–3 fault codes in its decoded array, then a make moved and deletes — on PostgreSQL or on
  * a fresh SQLite file (`sqlite:/path`).
  *
+ * 047 (PostgreSQL: the app users by folded address, carrying every sortable column) writes the
+ * same as 035/036, against the schema without that index.
+ *
  * 044 (PostgreSQL: the activity lists' sort indexes carrying the time column, and on the scans
  * four counted columns) writes scans and then special-function runs, against the same indexes
  * rebuilt with their key alone.
  *
- *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test | sqlite:/tmp/w.sqlite] [rows] [035 | 038 | 040 | 041 | 045 | 042 | 043 | 044]
+ *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test | sqlite:/tmp/w.sqlite] [rows] [035 | 038 | 040 | 041 | 045 | 042 | 043 | 044 | 047]
  */
 import { rm } from 'node:fs/promises';
 import { sql } from 'kysely';
@@ -74,7 +77,7 @@ const CODE_PAIRS = SQLITE
   : ['DROP FUNCTION scans_code_pairs CASCADE'];
 
 const MEASURED =
-  (['038', '040', '041', '042', '043', '044', '045'] as const).find((m) => m === process.argv[4]) ??
+  (['038', '040', '041', '042', '043', '044', '045', '047'] as const).find((m) => m === process.argv[4]) ??
   '035/036';
 const DROPPED = {
   '035/036': FOLDS,
@@ -85,6 +88,7 @@ const DROPPED = {
   '042': ENDED_WITHOUT_END,
   '043': CODE_PAIRS,
   '044': [],
+  '047': ['DROP INDEX app_users_email_fold_sorts'],
 }[MEASURED];
 
 /** 044: each sort index carrying columns rebuilt with its key alone (015's and 042's indexes). */

@@ -59,6 +59,7 @@ import { listCodePairsMigration } from './migrations/043_list_code_pairs.ts';
 import { sortWalksIndexOnlyMigration } from './migrations/044_sort_walks_index_only.ts';
 import { listEmailFoldTimesMigration } from './migrations/045_list_email_fold_times.ts';
 import { usersCreatedWithEmailMigration } from './migrations/046_users_created_with_email.ts';
+import { usersEmailFoldSortsMigration } from './migrations/047_users_email_fold_sorts.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -292,6 +293,7 @@ export async function migrate(db: Db): Promise<void> {
     '044_sort_walks_index_only': sortWalksIndexOnlyMigration(db.dialect),
     '045_list_email_fold_times': listEmailFoldTimesMigration(db.dialect),
     '046_users_created_with_email': usersCreatedWithEmailMigration(db.dialect),
+    '047_users_email_fold_sorts': usersEmailFoldSortsMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

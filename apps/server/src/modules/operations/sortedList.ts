@@ -301,6 +301,49 @@ async function pairedValuesOfSortedColumn(
   return { values, skip };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a walk reads any list's table, by name
+type AnyTables = any;
+/** A query of any table's narrow window (`walkInOrder`). */
+type AnySelect<O> = SelectQueryBuilder<AnyTables, AnyTables, O>;
+/** A sort's order, then the key in its direction, put on a query of any table. */
+export type InOrder = <O>(q: AnySelect<O>) => AnySelect<O>;
+
+/**
+ * The ids of a page found by walking a sort index from the end its order starts at: the first
+ * `budget` entries (reading only `columns`, bare names of `source`'s table, the key among them)
+ * are read in `ordered`'s order, `where` tested on them, and the page's ids kept — undefined when
+ * fewer than `within` matched, the budget having run out before the page. A walk that finds its
+ * page is exact: every row before the budget's end was tested, in order. The one place a bounded
+ * walk is written, for the activity lists (`sortedPage`) and the users (`usersSortedList.ts`).
+ */
+export async function walkInOrder(
+  db: Kysely<Database>,
+  source: { table: string; alias: string; key: string },
+  columns: Iterable<string>,
+  ordered: InOrder,
+  where: unknown,
+  budget: number,
+  page: { limit: number; offset: number; within: number },
+): Promise<number[] | undefined> {
+  const { table, alias, key } = source;
+  const narrow = (db as Kysely<AnyTables>).selectFrom(
+    alias === table ? table : `${table} as ${alias}`,
+  ) as AnySelect<object>;
+  const window = ordered(narrow.select([...columns].map((c) => sql.ref(c).as(c))))
+    .limit(Math.ceil(budget) + page.limit)
+    .as(alias);
+  const found = (await ordered(
+    db
+      .selectFrom(window as never)
+      .select(sql.ref<number>(key).as('id'))
+      .where(where as never),
+  )
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()) as { id: number }[];
+  return found.length === page.within ? found.map((r) => r.id) : undefined;
+}
+
 /** One page of `table` under `rules` in the order `sort`, then the id in the same direction. */
 export async function sortedPage<T extends CountedTableName, Q extends Query, R>(
   db: Kysely<Database>,
@@ -381,23 +424,12 @@ export async function sortedPage<T extends CountedTableName, Q extends Query, R>
   } else {
     // The ids of the page found by walking the sorted column's index (at most `budget` entries,
     // reading `columns` from each) and testing `where`; undefined when the budget ran out first.
-    const walk = async (columns: Set<string>, where: unknown, budget: number) => {
-      // biome-ignore lint/suspicious/noExplicitAny: the same table, only the columns the walk needs
-      const narrow = (db as Kysely<any>).selectFrom(table as string) as SelectQueryBuilder<any, any, object>;
-      const window = ordered(narrow.select([...columns].map((c) => sql.ref(c).as(c))) as never)
-        .limit(Math.min(all, Math.ceil(budget) + query.limit))
-        .as(table);
-      const found = (await ordered(
-        db
-          .selectFrom(window as never)
-          .select(sql.ref<number>('id').as('id'))
-          .where(where as never),
-      )
-        .limit(query.limit)
-        .offset(offset)
-        .execute()) as { id: number }[];
-      return found.length === within ? found.map((r) => r.id) : undefined;
-    };
+    const walk = (columns: Set<string>, where: unknown, budget: number) =>
+      walkInOrder(db, { table, alias: table, key: 'id' }, columns, ordered, where, Math.min(all, budget), {
+        limit: query.limit,
+        offset,
+        within,
+      });
     // A walk testing each row it reads against the filters, reading at most `budget` entries.
     const rowWalk = (budget: number) => {
       const columns = new Set(['id', sort.column]);

@@ -9,6 +9,7 @@ import { likePattern, withPlanPricedOut } from '../../lib/sql.ts';
 import { rows, WALK_SHARE } from './countPlan.ts';
 import { foldedAroundBound } from './emailFolds.ts';
 import { users } from './lists.ts';
+import { fragmentSortedIds, onSortedFacet } from './usersSortedList.ts';
 
 /**
  * The Users Table at a million app users (issue 12 item 1). Its filters are few — an e-mail
@@ -35,9 +36,9 @@ import { users } from './lists.ts';
 
 type Filters = Omit<UserQuery, 'page' | 'limit'>;
 const fromUsers = (db: Kysely<Database>) => db.selectFrom('app_users as u');
-type UsersFrom = ReturnType<typeof fromUsers>;
+export type UsersFrom = ReturnType<typeof fromUsers>;
 /** The database as the aliased query sees it (`u` is the app users). */
-type UsersDb = UsersFrom extends SelectQueryBuilder<infer D, infer _T, object> ? D : never;
+export type UsersDb = UsersFrom extends SelectQueryBuilder<infer D, infer _T, object> ? D : never;
 
 export async function usersPage<R>(
   db: Kysely<Database>,
@@ -47,19 +48,28 @@ export async function usersPage<R>(
 ): Promise<Page<R>> {
   const filtered = (offIndexes = false) =>
     fromUsers(db).where((eb) => whereFilters(eb, dialect, users.rules, query, offIndexes));
-  // The same total in any order: another order needs only its own page.
+  const matches = emailMatches(dialect, query);
+  // The same total in any order: another order needs only its own page. SQLite, a fragment's
+  // users counted from 020's trigram table without a row read (`emailMatches`: 'sharma' 7 ms,
+  // where a count of the rows holding it took 68).
   const totalOf = async () =>
     activeRules(users.rules, query).length === 0
       ? await allUsers(db)
-      : ((dialect === 'postgres' ? await foldedEmailTotal(db, query) : undefined) ??
-        (await usersTotal(db, query, filtered)));
+      : matches
+        ? Number(
+            (await rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM (${matches.ids}) m`))[0]?.n ?? 0,
+          )
+        : ((dialect === 'postgres' ? await foldedEmailTotal(db, query) : undefined) ??
+          (await usersTotal(db, query, filtered)));
   const sort = resolveSort(users.sort as SortShape<string>, query);
   if (sort) {
-    const total = await totalOf();
+    const [total, all] = await Promise.all([totalOf(), allUsers(db)]);
+    const ids = await fragmentSortedIds(db, dialect, query, sort, { total, all }, matches);
+    if (ids) return { rows: await select(fromUsers(db).where('u.id', 'in', ids)).execute(), total };
     // Frequent matches are met soon walking the sorted column's index: on SQLite the filters are
     // then tested on each row walked (`offIndexes`), where it read every match through a filter's
     // index and sorted them all (status=active by country, page 100: 1.27 s at a million users).
-    const walks = dialect === 'sqlite' && total >= WALK_SHARE * (await allUsers(db));
+    const walks = dialect === 'sqlite' && total >= WALK_SHARE * all;
     return fetchPage(
       await onSortedFacet(db, query, sort.column, filtered(walks)),
       select,
@@ -68,7 +78,6 @@ export async function usersPage<R>(
     );
   }
   const offset = (query.page - 1) * query.limit;
-  const matches = emailMatches(dialect, query);
   if (matches) {
     // With other filters, one pass over the candidates gives the page and the total (each is
     // tested once: `sharma` with a plan, page 100, 120 → 63 ms); alone, the phrase counts its
@@ -120,26 +129,6 @@ export async function usersPage<R>(
   // premium (299,757) outgrew 4 MB and turned lossy, 864,203 rows tested again (535–840 ms for
   // page 100); exact, 73 ms.
   return { rows: walk ? await page(db) : await withPlanPricedOut(db, dialect, 'work_mem', page), total };
-}
-
-/**
- * Sorted by the plan or the status while filtered by it: its users are one range of that column's
- * sort index (015's (column, id)) when a single spelling holds the folded value (020's counters per
- * value say which), and the walk of that range gives the page in order. The rule's own
- * `lower(plan) = …` let PostgreSQL read them through 032's case-folded index and sort them all
- * (`plan=premium` by plan, page 1: 364 ms for 99,975 users; by the range, ~1 ms).
- */
-async function onSortedFacet(db: Kysely<Database>, query: UserQuery, column: string, filtered: UsersFrom) {
-  const facet = (['plan', 'status'] as const).find(
-    (f) => users.rules[f].column === column && isSet(query[f]),
-  );
-  if (!facet) return filtered;
-  const spellings = await rows<{ val: string }>(
-    db,
-    sql`SELECT val FROM user_counts WHERE col = ${facet} AND day = '' AND n > 0 AND lower(val) = ${String(query[facet]).toLowerCase()}`,
-  );
-  const [only] = spellings;
-  return spellings.length === 1 && only ? filtered.where(sql.ref(column), '=', only.val) : filtered;
 }
 
 /** Ids per block of 040's counters per block of ids (`col = '<facet>#ids'`; frozen there). */
