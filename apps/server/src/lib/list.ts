@@ -14,20 +14,16 @@ export async function fetchPage<DB, TB extends keyof DB, Row>(
   filtered: SelectQueryBuilder<DB, TB, object>,
   select: (q: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, Row>,
   paging: { page: number; limit: number },
-  /** The exact total when the list knows it without counting the rows (its counters). */
-  knownTotal?: () => Promise<number>,
 ): Promise<Page<Row>> {
   const offset = (paging.page - 1) * paging.limit;
   const count = async () =>
-    knownTotal
-      ? knownTotal()
-      : Number(
-          (
-            (await filtered.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow()) as {
-              total: number | string | bigint;
-            }
-          ).total,
-        );
+    Number(
+      (
+        (await filtered.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow()) as {
+          total: number | string | bigint;
+        }
+      ).total,
+    );
   const page = () => select(filtered).limit(paging.limit).offset(offset).execute();
   if (offset > 0) {
     // A page past the end is empty: count first and skip a query that would only step over
