@@ -31,7 +31,8 @@ import { fragmentSortedIds, onSortedFacet } from './usersSortedList.ts';
  * - PostgreSQL, an e-mail fragment without a digit alone or with one other filter: the total from
  *   036's counters per folded address (`foldedEmailTotal`), the page walked in 036's index of the
  *   ids with the address when that costs less than sorting the trigram candidates (`walksFragment`).
- * An explicit sort (decisions §9) takes the same total and its own page (`fetchPage`).
+ * An explicit sort (decisions §9) takes the same total and its own page (`usersSortedList.ts` under
+ * an e-mail fragment; else the filtered ids in that order, then their rows).
  */
 
 type Filters = Omit<UserQuery, 'page' | 'limit'>;
@@ -49,40 +50,36 @@ export async function usersPage<R>(
   const filtered = (offIndexes = false) =>
     fromUsers(db).where((eb) => whereFilters(eb, dialect, users.rules, query, offIndexes));
   const matches = emailMatches(dialect, query);
-  // The same total in any order: another order needs only its own page. SQLite, a fragment's
-  // users counted from 020's trigram table without a row read (`emailMatches`: 'sharma' 7 ms,
-  // where a count of the rows holding it took 68).
+  // SQLite, a fragment's users counted from 020's trigram table without a row read
+  // (`emailMatches`: 'sharma' 7 ms, where a count of the rows holding it took 68).
+  const matchesTotal = async (ids: RawBuilder<unknown>) =>
+    Number((await rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM (${ids}) m`))[0]?.n ?? 0);
+  // The same total in any order: another order needs only its own page.
   const totalOf = async () =>
     activeRules(users.rules, query).length === 0
       ? await allUsers(db)
       : matches
-        ? Number(
-            (await rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM (${matches.ids}) m`))[0]?.n ?? 0,
-          )
+        ? await matchesTotal(matches.ids)
         : ((dialect === 'postgres' ? await foldedEmailTotal(db, query) : undefined) ??
           (await usersTotal(db, query, filtered)));
   const offset = (query.page - 1) * query.limit;
   const sort = resolveSort(users.sort as SortShape<string>, query);
   if (sort) {
     const [total, all] = await Promise.all([totalOf(), allUsers(db)]);
-    const ids = await fragmentSortedIds(db, dialect, query, sort, { total, all }, matches);
-    if (ids) return { rows: await select(fromUsers(db).where('u.id', 'in', ids)).execute(), total };
+    if (offset >= total) return { rows: [], total };
     // Frequent matches are met soon walking the sorted column's index: on SQLite the filters are
     // then tested on each row walked (`offIndexes`), where it read every match through a filter's
     // index and sorted them all (status=active by country, page 100: 1.27 s at a million users).
     const walks = dialect === 'sqlite' && total >= WALK_SHARE * all;
-    if (offset >= total) return { rows: [], total };
+    const sorted = async () => (await onSortedFacet(db, query, sort.column, filtered(walks))).select('u.id');
     // The page's ids first, then their rows: PostgreSQL built each skipped row whole, its
     // subscription looked up, before the offset dropped it (premium by phone, page 100: 2,000).
-    const pageIds = orderBySort(
-      (await onSortedFacet(db, query, sort.column, filtered(walks))).select('u.id'),
-      dialect,
-      users.sort,
-      query,
-    )
-      .limit(query.limit)
-      .offset(offset);
-    return { rows: await select(fromUsers(db).where('u.id', 'in', pageIds)).execute(), total };
+    const ids =
+      (await fragmentSortedIds(db, dialect, query, sort, { total, all }, matches)) ??
+      orderBySort(await sorted(), dialect, users.sort, query)
+        .limit(query.limit)
+        .offset(offset);
+    return { rows: await select(fromUsers(db).where('u.id', 'in', ids)).execute(), total };
   }
   if (matches) {
     // With other filters, one pass over the candidates gives the page and the total (each is
@@ -95,11 +92,7 @@ export async function usersPage<R>(
           sql`SELECT id, count(*) OVER () AS n FROM ${paged} m LIMIT ${query.limit} OFFSET ${offset}`,
         )
       : [];
-    const [counted] =
-      found.length > 0
-        ? found
-        : await rows<{ n: unknown }>(db, sql`SELECT count(*) AS n FROM (${matches.ids}) m`);
-    const total = Number(counted?.n ?? 0);
+    const total = found.length > 0 ? Number(found[0]?.n ?? 0) : await matchesTotal(matches.ids);
     if (offset >= total) return { rows: [], total };
     const ids = matches.tested
       ? found.map((r) => r.id)
