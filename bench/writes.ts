@@ -13,14 +13,15 @@
  * with 0–3 fault codes in its decoded array, then a make moved and deletes — on PostgreSQL or on
  * a fresh SQLite file (`sqlite:/path`).
  *
- * 047 (PostgreSQL: the app users by folded address, carrying every sortable column) writes the
- * same as 035/036, against the schema without that index.
+ * 047 (PostgreSQL: the app users by folded address, carrying every sortable column) and 048
+ * (SQLite: the "ended" sort indexes holding the end time) write the same as 035/036, against the
+ * schema without what they added (048: 015's index of the flag alone).
  *
  * 044 (PostgreSQL: the activity lists' sort indexes carrying the time column, and on the scans
  * four counted columns) writes scans and then special-function runs, against the same indexes
  * rebuilt with their key alone.
  *
- *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test | sqlite:/tmp/w.sqlite] [rows] [035 | 038 | 040 | 041 | 045 | 042 | 043 | 044 | 047]
+ *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test | sqlite:/tmp/w.sqlite] [rows] [035 | 038 | 040 | 041 | 045 | 042 | 043 | 044 | 047 | 048]
  */
 import { rm } from 'node:fs/promises';
 import { sql } from 'kysely';
@@ -77,7 +78,7 @@ const CODE_PAIRS = SQLITE
   : ['DROP FUNCTION scans_code_pairs CASCADE'];
 
 const MEASURED =
-  (['038', '040', '041', '042', '043', '044', '045', '047'] as const).find((m) => m === process.argv[4]) ??
+  (['038', '040', '041', '042', '043', '044', '045', '047', '048'] as const).find((m) => m === process.argv[4]) ??
   '035/036';
 const DROPPED = {
   '035/036': FOLDS,
@@ -89,6 +90,10 @@ const DROPPED = {
   '043': CODE_PAIRS,
   '044': [],
   '047': ['DROP INDEX app_users_email_fold_sorts'],
+  '048': ['scans', 'special_function_runs'].flatMap((t) => [
+    `DROP INDEX ${t}_sort_scan_ended_end`,
+    `CREATE INDEX ${t}_sort_scan_ended ON ${t} (scan_ended)`,
+  ]),
 }[MEASURED];
 
 /** 044: each sort index carrying columns rebuilt with its key alone (015's and 042's indexes). */

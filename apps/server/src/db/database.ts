@@ -60,6 +60,7 @@ import { sortWalksIndexOnlyMigration } from './migrations/044_sort_walks_index_o
 import { listEmailFoldTimesMigration } from './migrations/045_list_email_fold_times.ts';
 import { usersCreatedWithEmailMigration } from './migrations/046_users_created_with_email.ts';
 import { usersEmailFoldSortsMigration } from './migrations/047_users_email_fold_sorts.ts';
+import { sortEndedWithEndSqliteMigration } from './migrations/048_sort_ended_with_end_sqlite.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -294,6 +295,7 @@ export async function migrate(db: Db): Promise<void> {
     '045_list_email_fold_times': listEmailFoldTimesMigration(db.dialect),
     '046_users_created_with_email': usersCreatedWithEmailMigration(db.dialect),
     '047_users_email_fold_sorts': usersEmailFoldSortsMigration(db.dialect),
+    '048_sort_ended_with_end_sqlite': sortEndedWithEndSqliteMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.
