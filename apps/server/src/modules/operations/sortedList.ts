@@ -136,10 +136,12 @@ const TESTED_ON_COLUMN = new Set<FilterRule['match']>([
 ]);
 
 /**
- * PostgreSQL: whether a walk of the sorted column's index can test every active filter on its
- * entries alone — the filter's column is the sorted one or one migration 044 carries in each sort
+ * Whether a walk of the sorted column's index can test every active filter on its entries alone —
+ * the filter's column is the sorted one or, on PostgreSQL, one migration 044 carries in each sort
  * index (`sortCarried`; not the time column's own index, nor the primary key). Such a walk reads
- * no row.
+ * no row. SQLite's sort index is the column alone (and the id): 'joshi' sorted by e-mail, page
+ * 100, walked the address index testing each entry in 8 ms, where listing its 42,424 ids through
+ * its 25,156 addresses first took 31 (61 in all).
  */
 function walkReadsIndexOnly<T extends CountedTableName, Q extends object>(
   dialect: Dialect,
@@ -149,8 +151,8 @@ function walkReadsIndexOnly<T extends CountedTableName, Q extends object>(
   query: Q,
 ): boolean {
   const { counted, sort: shape } = COUNTED_LISTS[table];
-  if (dialect !== 'postgres' || sort.column === counted.order || sort.column === shape.key) return false;
-  const held = new Set<string>([sort.column, ...counted.sortCarried]);
+  if (sort.column === counted.order || sort.column === shape.key) return false;
+  const held = new Set<string>([sort.column, ...(dialect === 'postgres' ? counted.sortCarried : [])]);
   return (Object.entries(rules) as [string, FilterRule][]).every(([param, rule]) => {
     const value = (query as Filters)[param];
     if (value === undefined || value === null || value === '') return true;
