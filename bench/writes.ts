@@ -78,8 +78,9 @@ const CODE_PAIRS = SQLITE
   : ['DROP FUNCTION scans_code_pairs CASCADE'];
 
 const MEASURED =
-  (['038', '040', '041', '042', '043', '044', '045', '047', '048'] as const).find((m) => m === process.argv[4]) ??
-  '035/036';
+  (['038', '040', '041', '042', '043', '044', '045', '047', '048'] as const).find(
+    (m) => m === process.argv[4],
+  ) ?? '035/036';
 const DROPPED = {
   '035/036': FOLDS,
   '038': FOLD_TRIGRAMS,
