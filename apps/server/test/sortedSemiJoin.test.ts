@@ -229,17 +229,23 @@ describe.each(DIALECTS)('a sorted list walked against its matches, on %s', (dial
   // that lookup skips (`t.n > 0`); the pages must still be the rows' own.
   // On PostgreSQL the surname's rows are found by their folded addresses (041): digits inside the
   // surname ('kum3ar') must not make a match, nor case keep one out.
+  // SQLite lists the surname's ids from the trigram table (`trigramMatchIds`), whose case folding
+  // goes beyond ASCII where LIKE's does not: 'Kumar' with a Kelvin sign is in the phrase's
+  // matches, not in LIKE's, and must not be paged; 'zoë.kumar' is in both.
   const kumarAddress = (k: number) =>
     k % 5 === 1
       ? `kum${k % 10}ar.${k}@mail.example.com`
-      : `${k % 3 === 0 ? 'KUMAR' : 'kumar'}.${k}@mail.example.com`;
+      : k % 7 === 3
+        ? `\u212aumar.${k}@mail.example.com`
+        : `${k % 3 === 0 ? 'KUMAR' : k % 11 === 4 ? 'zoë.kumar' : 'kumar'}.${k}@mail.example.com`;
   it('pages a local-part fragment sorted by vin through deletes', async () => {
     const added: { id: number; vin: string }[] = [];
-    for (let from = 0; from < 7_000; from += 500) {
+    // More than SEMI_JOIN_FROM (5,000) matches once the Kelvin signs and the deletes are out.
+    for (let from = 0; from < 8_500; from += 500) {
       const batch = await t.db.kysely
         .insertInto('scans')
         .values(
-          Array.from({ length: Math.min(500, 7_000 - from) }, (_, i) => {
+          Array.from({ length: Math.min(500, 8_500 - from) }, (_, i) => {
             const k = from + i;
             return scan({
               email: kumarAddress(k),
@@ -260,8 +266,14 @@ describe.each(DIALECTS)('a sorted list walked against its matches, on %s', (dial
       .deleteFrom('scans')
       .where('id', 'in', [...gone])
       .execute();
+    // The dialect's own answer on the addresses (PostgreSQL's ILIKE folds the Kelvin sign too).
+    const like = dialect === 'postgres' ? sql`ILIKE` : sql`LIKE`;
+    const { rows: holding } = await sql<{
+      id: number;
+    }>`SELECT id FROM scans WHERE email ${like} '%kumar%'`.execute(t.db.kysely);
+    const holds = new Set(holding.map((r) => Number(r.id)));
     const expected = added
-      .filter((r, k) => !gone.has(r.id) && /kumar/i.test(kumarAddress(k)))
+      .filter((r) => !gone.has(r.id) && holds.has(r.id))
       .sort((a, b) => (a.vin < b.vin ? -1 : a.vin > b.vin ? 1 : a.id - b.id))
       .map((r) => r.id);
     await expectScanPages(t.app, headers, 'email=kumar&sort=vin&order=asc', expected, [100]);

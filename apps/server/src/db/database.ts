@@ -61,6 +61,7 @@ import { listEmailFoldTimesMigration } from './migrations/045_list_email_fold_ti
 import { usersCreatedWithEmailMigration } from './migrations/046_users_created_with_email.ts';
 import { usersEmailFoldSortsMigration } from './migrations/047_users_email_fold_sorts.ts';
 import { sortEndedWithEndSqliteMigration } from './migrations/048_sort_ended_with_end_sqlite.ts';
+import { listEmailNonAsciiMigration } from './migrations/049_list_email_non_ascii.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -296,6 +297,7 @@ export async function migrate(db: Db): Promise<void> {
     '046_users_created_with_email': usersCreatedWithEmailMigration(db.dialect),
     '047_users_email_fold_sorts': usersEmailFoldSortsMigration(db.dialect),
     '048_sort_ended_with_end_sqlite': sortEndedWithEndSqliteMigration(db.dialect),
+    '049_list_email_non_ascii': listEmailNonAsciiMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

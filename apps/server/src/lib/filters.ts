@@ -21,6 +21,26 @@ export function trigramPhrase(ref: string, fragment: string) {
   return sql<SqlBool>`${sql.ref(ref)} MATCH ${`"${fragment.replaceAll('"', '""')}"`}`;
 }
 
+/** Printable ASCII: where FTS5's case folding and LIKE's agree. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
+
+/**
+ * SQLite: the ids of the rows of `table` whose `column` holds `fragment`, from its trigram table
+ * `searchTable` (the column named alike there) without a row read — or undefined where that is
+ * not exact: a fragment the trigram index does not find, or one beyond printable ASCII. On an
+ * ASCII address the phrase and LIKE agree (both fold ASCII case only there); the addresses holding
+ * other characters, where the phrase's folding may match and LIKE not, are read through a partial
+ * index of them (033's on the users, 049's on the activity lists) and those LIKE rejects taken off.
+ */
+export function trigramMatchIds(table: string, searchTable: string, column: string, fragment: string) {
+  if (!usesTrigramIndex(fragment) || !PRINTABLE_ASCII.test(fragment)) return undefined;
+  const own = sql.ref(column);
+  const misses = sql`SELECT id FROM ${sql.table(table)} WHERE length(${own}) <> length(CAST(${own} AS BLOB)) AND ${own} NOT LIKE ${likePattern(fragment)} ESCAPE '\\'`;
+  return sql<{
+    id: number;
+  }>`SELECT s.rowid AS id FROM ${sql.table(searchTable)} s WHERE ${trigramPhrase(`s.${column}`, fragment)} AND s.rowid NOT IN (${misses})`;
+}
+
 /** The rules `whereFilters` can write off the indexes, and the operator of each. */
 const TESTED = {
   contains: 'LIKE',

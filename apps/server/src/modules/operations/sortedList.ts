@@ -8,7 +8,7 @@ import {
 } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { type FilterRule, type FilterRules, whereFilters } from '../../lib/filters.ts';
+import { type FilterRule, type FilterRules, trigramMatchIds, whereFilters } from '../../lib/filters.ts';
 import type { Page } from '../../lib/list.ts';
 import { type ResolvedSort, sortModifiers } from '../../lib/sort.ts';
 import { idArray } from '../../lib/sql.ts';
@@ -495,12 +495,21 @@ export async function sortedPage<T extends CountedTableName, Q extends Query, R>
       const budget = Math.max(WALK_MARGIN * expected, SEMI_JOIN_BUDGET * total);
       if (dialect === 'sqlite') {
         const condition = p?.where?.(false);
-        const matches = base()
-          .where(condition ? () => condition : ruleWhere)
-          .select(sql.ref<number>('id').as('id'));
+        // An e-mail fragment's ids from the trigram table (049): 'joshi''s 42,424 in ~5 ms, where
+        // its 25,156 counted addresses looked up in the e-mail index took 31.
+        const { rule } = filter ?? {};
+        const trigram =
+          rule?.match === 'contains' && rule.searchTable && EMAIL_COLUMNS.includes(rule.column)
+            ? trigramMatchIds(table, rule.searchTable, rule.column, String(filter?.value))
+            : undefined;
+        const matches =
+          trigram ??
+          base()
+            .where(condition ? () => condition : ruleWhere)
+            .select(sql.ref<number>('id').as('id'));
         ids = await walk(
           new Set(['id', sort.column]),
-          (eb: ExpressionBuilder<Database, T>) => eb(sql.ref('id'), 'in', matches as never),
+          () => sql<SqlBool>`${sql.ref('id')} IN (${matches})`,
           budget,
         );
       } else {

@@ -2,7 +2,7 @@ import type { UserQuery } from '@obd/contract';
 import { expressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { activeRules, isSet, trigramPhrase, usesTrigramIndex, whereFilters } from '../../lib/filters.ts';
+import { activeRules, isSet, trigramMatchIds, whereFilters } from '../../lib/filters.ts';
 import type { Page } from '../../lib/list.ts';
 import { orderBySort, resolveSort, type SortShape } from '../../lib/sort.ts';
 import { likePattern, withPlanPricedOut } from '../../lib/sql.ts';
@@ -85,7 +85,7 @@ export async function usersPage<R>(
     // With other filters, one pass over the candidates gives the page and the total (each is
     // tested once: `sharma` with a plan, page 100, 120 → 63 ms); alone, the phrase counts its
     // matches without visiting them (6 ms) and the page stops at its rows.
-    const paged = sql`(${matches.ids} ORDER BY s.rowid DESC)`;
+    const paged = sql`(${matches.ids} ORDER BY id DESC)`;
     const found = matches.tested
       ? await rows<{ id: number; n: unknown }>(
           db,
@@ -96,7 +96,7 @@ export async function usersPage<R>(
     if (offset >= total) return { rows: [], total };
     const ids = matches.tested
       ? found.map((r) => r.id)
-      : sql<number>`(${matches.ids} ORDER BY s.rowid DESC LIMIT ${query.limit} OFFSET ${offset})`;
+      : sql<number>`(${matches.ids} ORDER BY id DESC LIMIT ${query.limit} OFFSET ${offset})`;
     return { rows: await select(fromUsers(db).where(sql.ref('u.id'), 'in', ids)).execute(), total };
   }
   const all = await allUsers(db);
@@ -234,30 +234,24 @@ function matchesPerBlock(query: UserQuery, skippedShare: number): RawBuilder<unk
     UNION ALL SELECT id / ${sql.lit(ID_BLOCK)} AS block, ${sql.raw(sign)}count(*) AS n FROM app_users WHERE ${own} GROUP BY 1`;
 }
 
-/** Printable ASCII: where FTS5's case folding and LIKE's agree. */
-const ASCII = /^[\x20-\x7e]+$/;
-
 /**
  * SQLite, an e-mail fragment of printable ASCII that 020's trigram table answers (three or more
  * characters, no wildcard): the ids of the users matching every filter, as a statement, without a
- * table row read (migration 033). On an ASCII address the trigram phrase and LIKE agree (both fold
- * ASCII case only there), so the phrase's matches are exact but for the addresses holding other
- * characters (033's partial index), which LIKE decides. The other filters are tested in 033's
- * index by id, named because SQLite would rather seek each candidate's (wide) row: 140 against
- * 50 ms for 42,000 candidates. Undefined otherwise (the rows' own filters then).
+ * table row read (migration 033): the fragment's from the trigram table (`trigramMatchIds`, exact
+ * there), the other filters tested in 033's index by id, named because SQLite would rather seek
+ * each candidate's (wide) row: 140 against 50 ms for 42,000 candidates. Undefined otherwise (the
+ * rows' own filters then).
  */
 function emailMatches(dialect: Dialect, query: UserQuery) {
   const fragment = query.email;
   if (dialect !== 'sqlite' || !isSet(fragment)) return undefined;
-  if (!usesTrigramIndex(String(fragment)) || !ASCII.test(String(fragment))) return undefined;
+  const found = trigramMatchIds('app_users', 'app_users_search', 'email', String(fragment));
+  if (!found) return undefined;
   const { email: _, ...others } = users.rules;
   const tested = activeRules(others, query).length > 0;
-  const folded = sql`SELECT id FROM app_users WHERE length(email) <> length(CAST(email AS BLOB)) AND email NOT LIKE ${likePattern(String(fragment))} ESCAPE '\\'`;
-  const ids = sql`SELECT s.rowid AS id FROM app_users_search s${
-    tested ? sql` CROSS JOIN app_users u INDEXED BY app_users_id_filters ON u.id = s.rowid` : sql``
-  } WHERE ${trigramPhrase('s.email', String(fragment))} AND s.rowid NOT IN (${folded})${
-    tested ? sql` AND ${whereFilters(expressionBuilder<UsersDb, 'u'>(), dialect, others, query)}` : sql``
-  }`;
+  const ids = tested
+    ? sql`SELECT m.id AS id FROM (${found}) m CROSS JOIN app_users u INDEXED BY app_users_id_filters ON u.id = m.id WHERE ${whereFilters(expressionBuilder<UsersDb, 'u'>(), dialect, others, query)}`
+    : found;
   return { ids, tested };
 }
 

@@ -107,7 +107,7 @@ export async function fragmentSortedIds(
   // Sorted by the id: the trigram table gives the ids in that order ('sharma' by id ascending,
   // page 100: 50 ms walking the table's b-tree against them, 10 as they come).
   if (sort.column === users.sort.key)
-    return sql<number>`(${matches.ids} ORDER BY s.rowid ${direction} LIMIT ${query.limit} OFFSET ${offset})`;
+    return sql<number>`(${matches.ids} ORDER BY id ${direction} LIMIT ${query.limit} OFFSET ${offset})`;
   ids = await walkInOrder(
     db,
     source,
