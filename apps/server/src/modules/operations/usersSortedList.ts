@@ -17,8 +17,8 @@ const WALK_MARGIN = 3;
 /**
  * SQLite, index entries a walk against the ids may read per match before the matches are sorted
  * instead: an entry costs ~0.13 µs, a sorted match ~1.5 µs (its row looked up), so a walk that
- * runs out costs at most a third of the sort it then falls back to. Country descending, page 100,
- * reads ~180,000 entries for 'sharma''s 42,430 matches.
+ * runs out costs under half the sort it then falls back to. Country descending, page 100, reads
+ * ~180,000 entries for 'sharma''s 42,430 matches.
  */
 const ID_WALK_PER_MATCH = 5;
 /** Matches past this are frequent enough to be met soon by the plain walk; their ids cost more. */
