@@ -67,6 +67,12 @@ export interface CountedColumns {
    * reads no row.
    */
   sortCarried: readonly string[];
+  /**
+   * SQLite: a filter's column and the sorted columns whose order follows its values (a VIN names
+   * its make; a plate's and an address's form their country), each pair with an index of the two
+   * (migration 050), so a page of one of the filter's values in that order is a range of it.
+   */
+  sortedWithin: Readonly<Record<string, readonly string[]>>;
 }
 
 export const users = {
@@ -143,6 +149,7 @@ export const scans = {
     byMonth: ['email', 'model'],
     numeric: ['country_id'],
     sortCarried: ['scan_start_time', 'country_id', 'make', 'type', 'app_version'],
+    sortedWithin: { make: ['vin'], country_id: ['license_plate', 'email'] },
   },
   /** Sortable columns (decisions §9); migration 015 indexes each. Without a sort: newest start first. */
   sort: {
@@ -212,6 +219,7 @@ export const specialFunctionRuns = {
     byMonth: ['user_email', 'model'],
     numeric: ['item_number', 'scan_ended', 'hard_coded'],
     sortCarried: ['scan_start_time'],
+    sortedWithin: {},
   },
   sort: {
     columns: sameNames(SPECIAL_FUNCTION_SORT_FIELDS),
@@ -265,6 +273,7 @@ export const actuationRuns = {
     byMonth: ['user_email', 'model'],
     numeric: ['user_car_model_id'],
     sortCarried: ['created_at'],
+    sortedWithin: {},
   },
   sort: {
     columns: sameNames(ACTUATION_SORT_FIELDS),

@@ -222,6 +222,47 @@ async function valuesOfSortedColumn(
   return { values: rows.map((r) => r.val), skip: offset - Number(rows[0]?.before) };
 }
 
+/** SQLite: matches of several values past this many are not read from 050's index and sorted. */
+const WITHIN_SORTED = 200_000;
+
+/**
+ * SQLite: the one filter's values, when its column's values order the sorted column (the shape's
+ * `sortedWithin`: a VIN names its make, a plate's form its country) and migration 050 indexes the
+ * two. One value's matches are then a range of that index in the sorted order (country 91 by plate
+ * descending, page 100: the walk of the plate index looked up ~60,000 rows for their country,
+ * 99–119 ms p95); several values' ranges are read from that index alone and sorted, up to
+ * WITHIN_SORTED matches (Toyota by VIN descending, page 1: the walk against its 50,513 ids read
+ * ~500,000 VINs of other makers first, 92–122 ms). A contains filter's values are its counted ones
+ * (the same values make the total).
+ */
+async function valuesSortedWithin(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: CountedTableName,
+  filter: ReturnType<typeof singleFilter>,
+  sort: ResolvedSort,
+  total: number,
+): Promise<unknown[] | undefined> {
+  if (dialect !== 'sqlite' || !filter) return undefined;
+  const { rule, value } = filter;
+  const within: Readonly<Record<string, readonly string[]>> = COUNTED_LISTS[table].counted.sortedWithin;
+  if (!within[rule.column]?.includes(sort.column)) return undefined;
+  if (rule.match === 'exact') return [value];
+  if (rule.match !== 'contains' || !countedColumnsOf(table).includes(rule.column)) return undefined;
+  const { rows } = await sql<{ val: string }>`${containingValues(
+    dialect,
+    table,
+    rule.column,
+    value,
+    sql`t.val`,
+    SORTED_VALUES + 1,
+    true,
+  )}`.execute(db);
+  if (rows.length === 0 || rows.length > SORTED_VALUES) return undefined;
+  if (rows.length > 1 && total > WITHIN_SORTED) return undefined;
+  return rows.map((r) => r.val);
+}
+
 /** Rows of the page's sorted values a paired read may read per row it keeps (offset + page)… */
 const PAIRED_DENSITY = 4;
 /** …or this many, whichever is more. */
@@ -390,35 +431,38 @@ export async function sortedPage<T extends CountedTableName, Q extends Query, R>
   const pairedValues =
     sortedValues ??
     (await pairedValuesOfSortedColumn(db, dialect, table, filter, sort, offset, within, total));
+  const withinValues =
+    (sortedValues ?? pairedValues)
+      ? undefined
+      : await valuesSortedWithin(db, dialect, table, filter, sort, total);
   if (
     filter === null ||
     onSortedColumn(filter, sort) ||
     sortedValues !== undefined ||
-    pairedValues !== undefined
+    pairedValues !== undefined ||
+    withinValues !== undefined
   ) {
     // No filter, or one that bounds the sorted column itself (country 91 by country, an end
     // bound by end time, 'toyota' by make), or whose matches are dense in a few values of it
-    // (BMW by car model): the sorted column's index holds the matches as ranges, in order.
-    // Skipped rows are stepped over in the sorted column's index (ids only), then the page's rows
-    // read.
-    const inValues = (values: string[]) => sql<SqlBool>`${sql.ref(sort.column)} IN (${sql.join(values)})`;
-    const bounded =
-      filter === null
-        ? base()
-        : sortedValues !== undefined
-          ? base().where(inValues(sortedValues.values))
-          : pairedValues !== undefined
-            ? // The filter kept off its own indexes, the values' range the one read: SQLite's
-              // walk conditions are written so; PostgreSQL ANDed the make's trigram bitmap
-              // (41,132 BMW rows, 17 ms) with the few rows of the page's model ids, and cannot
-              // look up `(…) IS TRUE` (the same rows: a null condition keeps none either way).
-              base()
-                .where(inValues(pairedValues.values))
-                .where((eb) => {
-                  const tested = walkConditions<T, Q>(dialect, rules, query, p?.where)(eb);
-                  return dialect === 'postgres' ? sql<SqlBool>`(${tested}) IS TRUE` : tested;
-                })
-            : base().where(ruleWhere);
+    // (BMW by car model), or whose values order it (Toyota by VIN, 050's index): an index holds
+    // the matches as ranges, in order. Skipped rows are stepped over in that index (ids only),
+    // then the page's rows read.
+    const inValues = (column: string, values: unknown[]) =>
+      sql<SqlBool>`${sql.ref(column)} IN (${sql.join(values)})`;
+    let bounded = base();
+    if (sortedValues !== undefined) bounded = bounded.where(inValues(sort.column, sortedValues.values));
+    else if (withinValues !== undefined && filter)
+      bounded = bounded.where(inValues(filter.rule.column, withinValues));
+    else if (pairedValues !== undefined)
+      // The filter kept off its own indexes, the values' range the one read: SQLite's walk
+      // conditions are written so; PostgreSQL ANDed the make's trigram bitmap (41,132 BMW rows,
+      // 17 ms) with the few rows of the page's model ids, and cannot look up `(…) IS TRUE` (the
+      // same rows: a null condition keeps none either way).
+      bounded = bounded.where(inValues(sort.column, pairedValues.values)).where((eb) => {
+        const tested = walkConditions<T, Q>(dialect, rules, query, p?.where)(eb);
+        return dialect === 'postgres' ? sql<SqlBool>`(${tested}) IS TRUE` : tested;
+      });
+    else if (filter !== null) bounded = bounded.where(ruleWhere);
     const ids = ordered(bounded.select(sql.ref<number>('id').as('id')))
       .limit(query.limit)
       .offset(pairedValues?.skip ?? offset);
