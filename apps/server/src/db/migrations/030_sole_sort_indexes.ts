@@ -28,12 +28,18 @@ export function soleSortIndexesMigration(dialect: Dialect) {
 
 /** Is there a plain (BINARY, not partial) index of `table` on `column` alone? */
 async function soleIndex(db: Kysely<any>, table: string, column: string): Promise<boolean> {
+  return (await soleIndexNames(db, table, column)).length > 0;
+}
+
+/** The plain (BINARY, not partial) indexes of `table` on `column` alone (SQLite; 051 reads them too). */
+export async function soleIndexNames(db: Kysely<any>, table: string, column: string): Promise<string[]> {
   const indexes = (
     await sql<{
       name: string;
       partial: number;
     }>`SELECT name, partial FROM pragma_index_list(${table})`.execute(db)
   ).rows;
+  const names: string[] = [];
   for (const index of indexes) {
     if (index.partial) continue;
     const keys = (
@@ -42,7 +48,7 @@ async function soleIndex(db: Kysely<any>, table: string, column: string): Promis
         coll: string;
       }>`SELECT name, coll FROM pragma_index_xinfo(${index.name}) WHERE key = 1 ORDER BY seqno`.execute(db)
     ).rows;
-    if (keys.length === 1 && keys[0]?.name === column && keys[0].coll === 'BINARY') return true;
+    if (keys.length === 1 && keys[0]?.name === column && keys[0].coll === 'BINARY') names.push(index.name);
   }
-  return false;
+  return names;
 }

@@ -73,6 +73,11 @@ export interface CountedColumns {
    * (migration 050), so a page of one of the filter's values in that order is a range of it.
    */
   sortedWithin: Readonly<Record<string, readonly string[]>>;
+  /**
+   * SQLite: what each sort index (every sortable column's but the time column's own and the
+   * "ended" flag's) holds after its column and the id — the list's time column (migration 051).
+   */
+  sortCarriedSqlite: readonly string[];
 }
 
 export const users = {
@@ -150,6 +155,7 @@ export const scans = {
     numeric: ['country_id'],
     sortCarried: ['scan_start_time', 'country_id', 'make', 'type', 'app_version'],
     sortedWithin: { make: ['vin'], country_id: ['license_plate', 'email'] },
+    sortCarriedSqlite: ['scan_start_time'],
   },
   /** Sortable columns (decisions §9); migration 015 indexes each. Without a sort: newest start first. */
   sort: {
@@ -220,6 +226,7 @@ export const specialFunctionRuns = {
     numeric: ['item_number', 'scan_ended', 'hard_coded'],
     sortCarried: ['scan_start_time'],
     sortedWithin: {},
+    sortCarriedSqlite: ['scan_start_time'],
   },
   sort: {
     columns: sameNames(SPECIAL_FUNCTION_SORT_FIELDS),
@@ -274,6 +281,7 @@ export const actuationRuns = {
     numeric: ['user_car_model_id'],
     sortCarried: ['created_at'],
     sortedWithin: {},
+    sortCarriedSqlite: ['created_at'],
   },
   sort: {
     columns: sameNames(ACTUATION_SORT_FIELDS),

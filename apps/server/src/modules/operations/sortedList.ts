@@ -72,13 +72,6 @@ const SEMI_JOIN_FROM = 5_000;
 const SEMI_JOIN_TO = 200_000;
 /** Index entries such a walk may read per match before the matches are sorted instead. */
 const SEMI_JOIN_BUDGET = 20;
-/**
- * SQLite, µs per entry: a walk of a sort index looking up each entry's row to test a filter, and a
- * match read from an index that covers the filter and the sorted column, then sorted (1,000,000
- * scans: ~47 ms for ~27,000 entries walked, ~12 ms for 111,851 sorted).
- */
-const WALKED_ROW_US = 1.7;
-const COVERED_SORT_US = 0.11;
 /** SQLite, sorted by the key: rows walked per match before the matches' ids are listed instead. */
 const KEY_WALK_SHARE = 3;
 
@@ -137,11 +130,11 @@ const TESTED_ON_COLUMN = new Set<FilterRule['match']>([
 
 /**
  * Whether a walk of the sorted column's index can test every active filter on its entries alone —
- * the filter's column is the sorted one or, on PostgreSQL, one migration 044 carries in each sort
- * index (`sortCarried`; not the time column's own index, nor the primary key). Such a walk reads
- * no row. SQLite's sort index is the column alone (and the id): 'joshi' sorted by e-mail, page
- * 100, walked the address index testing each entry in 8 ms, where listing its 42,424 ids through
- * its 25,156 addresses first took 31 (61 in all).
+ * the filter's column is the sorted one or one the sort indexes carry (not the time column's own
+ * index, nor the primary key): on PostgreSQL 044's (`sortCarried`), on SQLite 051's time column
+ * (`sortCarriedSqlite`). Such a walk reads no row: 'joshi' sorted by e-mail, page 100, walked the
+ * address index testing each entry in 8 ms on SQLite, where listing its 42,424 ids through its
+ * 25,156 addresses first took 31 (61 in all).
  */
 function walkReadsIndexOnly<T extends CountedTableName, Q extends object>(
   dialect: Dialect,
@@ -152,7 +145,10 @@ function walkReadsIndexOnly<T extends CountedTableName, Q extends object>(
 ): boolean {
   const { counted, sort: shape } = COUNTED_LISTS[table];
   if (sort.column === counted.order || sort.column === shape.key) return false;
-  const held = new Set<string>([sort.column, ...(dialect === 'postgres' ? counted.sortCarried : [])]);
+  const held = new Set<string>([
+    sort.column,
+    ...(dialect === 'postgres' ? counted.sortCarried : counted.sortCarriedSqlite),
+  ]);
   return (Object.entries(rules) as [string, FilterRule][]).every(([param, rule]) => {
     const value = (query as Filters)[param];
     if (value === undefined || value === null || value === '') return true;
@@ -503,19 +499,7 @@ export async function sortedPage<T extends CountedTableName, Q extends Query, R>
       return walk(columns, walkConditions<T, Q>(dialect, rules, query, p?.where), budget);
     };
     let ids: number[] | undefined;
-    // SQLite, a bound on the list's own time sorted by a column its time-order index holds (004's,
-    // with the e-mail and the model): the matches are one range of that index, read and sorted
-    // without a row looked up, where a walk of the sorted column's index looks up each entry's row
-    // to test the bound. The 111,851 scans since 1 May by model or e-mail, page 100: 47 ms
-    // walking ~27,000 entries, 13 ms sorting (below). Chosen by those costs per entry.
-    const coveredSort =
-      dialect === 'sqlite' &&
-      !!filter &&
-      filter.rule.column === COUNTED_LISTS[table].counted.order &&
-      (filter.rule.match === 'atLeast' || filter.rule.match === 'atMost') &&
-      heldByTimeIndex(table).includes(sort.column) &&
-      total * COVERED_SORT_US < expected * WALKED_ROW_US;
-    const semiJoin = !coveredSort && total > SEMI_JOIN_FROM && total <= SEMI_JOIN_TO;
+    const semiJoin = total > SEMI_JOIN_FROM && total <= SEMI_JOIN_TO;
     // SQLite, sorted by the key (a filter other than an e-mail fragment, whose ids come sorted
     // above): the walk reads the table's own b-tree in its order, each entry the row itself, where
     // listing the matches' ids through their counted values costs ~1.3 µs a match. So
@@ -530,10 +514,12 @@ export async function sortedPage<T extends CountedTableName, Q extends Query, R>
           heldByTimeIndex(table).includes(filter.rule.column)));
     const indexOnly = walkReadsIndexOnly(dialect, table, sort, rules, query);
     if (semiJoin && indexOnly)
-      // PostgreSQL, every filter tested in the sort index's own entries (migration 044): the walk
-      // reads no row, so an entry costs what one tested against the matches' ids does, and the
-      // ids need not be read first (Toyota's 50,513: ~9 ms, then bound as a 350 kB array). It gets
-      // the budget of a walk against the ids.
+      // Every filter tested in the sort index's own entries (044 on PostgreSQL, 051's time on
+      // SQLite): the walk reads no row, so an entry costs what one tested against the matches' ids
+      // does, and the ids need not be read first (Toyota's 50,513 on PostgreSQL: ~9 ms, then bound
+      // as a 350 kB array). It gets the budget of a walk against the ids. The 111,851 scans since
+      // 1 May by VIN descending, page 100, on SQLite: ~27,000 entries, where looking up each
+      // one's row took 85–150 ms.
       ids = await rowWalk(Math.max(WALK_MARGIN * expected, SEMI_JOIN_BUDGET * total));
     else if (
       semiJoin &&
@@ -601,7 +587,7 @@ export async function sortedPage<T extends CountedTableName, Q extends Query, R>
           budget,
         );
       }
-    } else if (!coveredSort && !semiJoin && expected * WALK_MARGIN <= total) {
+    } else if (!semiJoin && expected * WALK_MARGIN <= total) {
       // A walk, within a budget: the matches are spread evenly through the sorted column only when
       // the two columns are unrelated. Related ones (a VIN names its make; BMW's models are BMW's)
       // leave long stretches without a match, which an unbounded walk read through (12 s for BMW
@@ -612,18 +598,6 @@ export async function sortedPage<T extends CountedTableName, Q extends Query, R>
       ids = await rowWalk(
         Math.max(WALK_MARGIN * expected, Math.min(WALK_BUDGET * expected, total / 2), total / SORT_COST),
       );
-    }
-    if (coveredSort) {
-      // One statement: its sorter keeps offset + page matches (materialised first, as below, the
-      // 111,851 took 24 ms, not 13); `+` keeps the order off the sorted column's index.
-      const sorted = base()
-        .where(ruleWhere)
-        .select(sql.ref<number>('id').as('id'))
-        .orderBy(sql`+${sql.ref(sort.column)}`, direction)
-        .orderBy(sql.ref('id'), direction)
-        .limit(query.limit)
-        .offset(offset);
-      idsIn = (eb) => eb(sql.ref('id'), 'in', sorted as never);
     }
     if (ids) {
       const page = ids;
