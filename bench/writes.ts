@@ -18,13 +18,15 @@
  * schema without what they added (048: 015's index of the flag alone).
  *
  * 050 (SQLite: the scans' indexes of a make and its VINs, a country and its plates, a country and
- * its addresses) writes scans as 043 does, against the schema without those three indexes.
+ * its addresses) writes scans as 043 does, against the schema without those three indexes; 051
+ * (SQLite: every sort index carrying the time after the id) writes scans and then special-function
+ * runs, as 044 does, against the sort indexes as they were before it (the column alone; 048's).
  *
  * 044 (PostgreSQL: the activity lists' sort indexes carrying the time column, and on the scans
  * four counted columns) writes scans and then special-function runs, against the same indexes
  * rebuilt with their key alone.
  *
- *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test | sqlite:/tmp/w.sqlite] [rows] [035 | 038 | 040 | 041 | 045 | 042 | 043 | 044 | 047 | 048 | 050]
+ *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test | sqlite:/tmp/w.sqlite] [rows] [035 | 038 | 040 | 041 | 045 | 042 | 043 | 044 | 047 | 048 | 050 | 051]
  */
 import { rm } from 'node:fs/promises';
 import { sql } from 'kysely';
@@ -81,7 +83,7 @@ const CODE_PAIRS = SQLITE
   : ['DROP FUNCTION scans_code_pairs CASCADE'];
 
 const MEASURED =
-  (['038', '040', '041', '042', '043', '044', '045', '047', '048', '050'] as const).find(
+  (['038', '040', '041', '042', '043', '044', '045', '047', '048', '050', '051'] as const).find(
     (m) => m === process.argv[4],
   ) ?? '035/036';
 const DROPPED = {
@@ -101,6 +103,7 @@ const DROPPED = {
   '050': ['vin_by_make', 'license_plate_by_country_id', 'email_by_country_id'].map(
     (name) => `DROP INDEX scans_sort_${name}`,
   ),
+  '051': [],
 }[MEASURED];
 
 /** 044: each sort index carrying columns rebuilt with its key alone (015's and 042's indexes). */
@@ -114,6 +117,19 @@ async function withoutCarried(db: Db) {
     await sql.raw(`DROP INDEX ${name}`).execute(db.kysely);
     const kept = name.endsWith('_scan_ended_end') ? ' INCLUDE (scan_end_time)' : '';
     await sql.raw(`${def.replace(/ INCLUDE \(.*\)$/, '')}${kept}`).execute(db.kysely);
+  }
+}
+/** 051: each SQLite sort index carrying the time after the id rebuilt as before it (048's kept). */
+async function withoutTimeCarried(db: Db) {
+  const { rows } = await sql<{ name: string; def: string }>`
+    SELECT name, sql AS def FROM sqlite_master
+    WHERE type = 'index' AND instr(name, '_sort_') > 0 AND sql LIKE '%id, %'`.execute(db.kysely);
+  for (const { name, def } of rows) {
+    let before = def.replace(/,\s*"?(scan_start_time|created_at)"?\s*\)$/, ')');
+    if (before === def) continue;
+    if (!name.endsWith('_scan_ended_end')) before = before.replace(/,\s*"?id"?\s*\)$/, ')');
+    await sql.raw(`DROP INDEX ${name}`).execute(db.kysely);
+    await sql.raw(before).execute(db.kysely);
   }
 }
 const CODES = ['P0300', 'P0420', 'P0171', 'P0301', 'U0100', 'C1201', 'B1000'];
@@ -176,7 +192,7 @@ async function scanWorkload(db: Db): Promise<number> {
 async function workload(db: Db): Promise<number> {
   if (MEASURED === '043' || MEASURED === '050') return scanWorkload(db);
   const k = db.kysely;
-  let total = MEASURED === '044' ? await scanWorkload(db) : 0;
+  let total = MEASURED === '044' || MEASURED === '051' ? await scanWorkload(db) : 0;
   total += await timed(`insert ${ROWS} special-function runs`, async () => {
     for (let from = 0; from < ROWS; from += BATCH)
       await k
@@ -245,6 +261,7 @@ async function fresh(name: string, withMeasured: boolean): Promise<Db> {
     const db = openDatabase({ dialect: 'sqlite', file });
     await migrate(db);
     if (!withMeasured) for (const statement of DROPPED) await sql.raw(statement).execute(db.kysely);
+    if (!withMeasured && MEASURED === '051') await withoutTimeCarried(db);
     return db;
   }
   const admin = openDatabase({ dialect: 'postgres', url });
