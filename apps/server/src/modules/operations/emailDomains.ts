@@ -1,11 +1,11 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { trigramPhrase, usesTrigramIndex } from '../../lib/filters.ts';
+import { trigramMatchIds, trigramPhrase, usesTrigramIndex } from '../../lib/filters.ts';
 import { sharedRead } from '../../lib/sharedReads.ts';
 import { likePattern } from '../../lib/sql.ts';
 import { foldable, foldedEndedBefore, foldedFacts, foldedMonthRows } from './emailFolds.ts';
-import { type CountedTableName, EMAIL_COLUMNS } from './lists.ts';
+import { type CountedTableName, EMAIL_COLUMNS, SEARCH_TABLES } from './lists.ts';
 
 /**
  * Exact totals of a contains filter on an e-mail column that matches a large part of the
@@ -100,7 +100,8 @@ const like = (dialect: Dialect) => (dialect === 'postgres' ? sql`ILIKE` : sql`LI
 
 /**
  * The rows of `table` whose `column` contains `fragment` (see `splitsAtDomain`), and how many
- * addresses hold it in their local part alone.
+ * addresses hold it in their local part alone (on SQLite past MAX_LOCAL_ADDRESSES, one more than
+ * that: they are not all counted there).
  */
 export async function containingTotal(
   db: Kysely<Database>,
@@ -128,6 +129,25 @@ async function readContainingTotal(
     const folded = await foldedFacts(db, table, column, fragment);
     if (folded.localOnlyAddresses > MAX_LOCAL_ADDRESSES)
       return { total: folded.rows, localAddresses: folded.localOnlyAddresses };
+  }
+  // SQLite, held by many local parts alone (a surname: 'kumar' in ~25,000 addresses, summed through
+  // their counters in 17–32 ms): the rows holding it anywhere, counted in the trigram table
+  // (`trigramMatchIds`, exact: 42,155 scans in ~10 ms). The few-address case reads as below.
+  const ids =
+    dialect === 'sqlite' ? trigramMatchIds(table, SEARCH_TABLES[table], column, fragment) : undefined;
+  if (ids) {
+    const { rows: local } = await sql<{ n: unknown }>`SELECT count(*) AS n FROM (${localOnlyValues(
+      dialect,
+      table,
+      column,
+      fragment,
+      sql`1`,
+    )} LIMIT ${MAX_LOCAL_ADDRESSES + 1}) l`.execute(db);
+    if (Number(local[0]?.n) > MAX_LOCAL_ADDRESSES)
+      return {
+        total: await sumOf(db, sql`SELECT count(*) AS n FROM (${ids}) m`),
+        localAddresses: MAX_LOCAL_ADDRESSES + 1,
+      };
   }
   const [domains, { rows: locals }] = await Promise.all([
     sumOf(

@@ -34,7 +34,7 @@ import type { SortShape } from '../../lib/sort.ts';
  */
 
 /** The FTS5 trigram tables over the activity tables (SQLite; migration 003). */
-const SEARCH = {
+export const SEARCH_TABLES = {
   scans: 'scans_search',
   special_function_runs: 'special_function_runs_search',
   actuation_runs: 'actuation_runs_search',
@@ -118,15 +118,15 @@ export const users = {
 export const scans = {
   table: 'scans',
   rules: {
-    email: contains('email', SEARCH.scans),
-    make: contains('make', SEARCH.scans),
-    model: contains('model', SEARCH.scans),
-    license_plate: contains('license_plate', SEARCH.scans),
+    email: contains('email', SEARCH_TABLES.scans),
+    make: contains('make', SEARCH_TABLES.scans),
+    model: contains('model', SEARCH_TABLES.scans),
+    license_plate: contains('license_plate', SEARCH_TABLES.scans),
     country_id: exact('country_id'),
     scan_start_time: atLeast('scan_start_time'),
     scan_end_time: atMost('scan_end_time'),
-    type: contains('type', SEARCH.scans),
-    app_version: contains('app_version', SEARCH.scans),
+    type: contains('type', SEARCH_TABLES.scans),
+    app_version: contains('app_version', SEARCH_TABLES.scans),
     dtc: reportedCode('id'),
     segment: segmentOfMake('make'),
   } satisfies FilterRules<ScanQuery>,
@@ -178,15 +178,15 @@ export const scans = {
 export const specialFunctionRuns = {
   table: 'special_function_runs',
   rules: {
-    email: contains('user_email', SEARCH.special_function_runs),
-    make: contains('make', SEARCH.special_function_runs),
-    module: contains('module', SEARCH.special_function_runs),
-    model: contains('model', SEARCH.special_function_runs),
-    function_type: contains('function_type', SEARCH.special_function_runs),
-    command_type: contains('command_type', SEARCH.special_function_runs),
+    email: contains('user_email', SEARCH_TABLES.special_function_runs),
+    make: contains('make', SEARCH_TABLES.special_function_runs),
+    module: contains('module', SEARCH_TABLES.special_function_runs),
+    model: contains('model', SEARCH_TABLES.special_function_runs),
+    function_type: contains('function_type', SEARCH_TABLES.special_function_runs),
+    command_type: contains('command_type', SEARCH_TABLES.special_function_runs),
     item_number: exact('item_number'),
-    variant: contains('variant', SEARCH.special_function_runs),
-    license_plate: contains('license_plate', SEARCH.special_function_runs),
+    variant: contains('variant', SEARCH_TABLES.special_function_runs),
+    license_plate: contains('license_plate', SEARCH_TABLES.special_function_runs),
     scan_ended: flag('scan_ended'),
     hard_coded: flag('hard_coded'),
     scan_start_time: atLeast('scan_start_time'),
@@ -248,12 +248,12 @@ export const specialFunctionRuns = {
 export const actuationRuns = {
   table: 'actuation_runs',
   rules: {
-    email: contains('user_email', SEARCH.actuation_runs),
-    make: contains('make', SEARCH.actuation_runs),
-    model: contains('model', SEARCH.actuation_runs),
-    input: contains('input', SEARCH.actuation_runs),
-    actuation_type: contains('actuation_type', SEARCH.actuation_runs),
-    actuation_option: contains('actuation_option', SEARCH.actuation_runs),
+    email: contains('user_email', SEARCH_TABLES.actuation_runs),
+    make: contains('make', SEARCH_TABLES.actuation_runs),
+    model: contains('model', SEARCH_TABLES.actuation_runs),
+    input: contains('input', SEARCH_TABLES.actuation_runs),
+    actuation_type: contains('actuation_type', SEARCH_TABLES.actuation_runs),
+    actuation_option: contains('actuation_option', SEARCH_TABLES.actuation_runs),
     user_car_model_id: exact('user_car_model_id'),
     created_from: atLeast('created_at'),
     created_to: atMost('created_at'),
