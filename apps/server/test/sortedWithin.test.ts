@@ -4,7 +4,8 @@ import { expectScanPages } from './scanPages.ts';
 
 /*
  * One filter whose values order the sorted column (`sortedWithin` in lists.ts): a VIN names its
- * make, a plate's and an address's form follow their country. On SQLite the page is a range of
+ * make, a plate's and an address's form follow their country; and any filter on a sortable column
+ * sorted by the key (its own sort index is (column, id, time) on SQLite). On SQLite the page is a range of
  * migration 050's (filter column, sorted column) index — one value's range in order, several
  * values' ranges read and sorted (sortedList.ts `valuesSortedWithin`); PostgreSQL walks its
  * carrying sort indexes. Every page, both directions, must be the rows' own order: nulls first
@@ -91,6 +92,10 @@ describe.each(DIALECTS)('a filter whose values order the sorted column, on %s', 
     ['country_id=44', (r) => r.country === 44, 'license_plate', (r) => r.plate],
     ['country_id=91', (r) => r.country === 91, 'email', (r) => r.email],
     ['country_id=1', (r) => r.country === 1, 'email', (r) => r.email],
+    // Sorted by the key: the filter's column's own sort index (051's (column, id, time)).
+    ['make=toyota', (r) => r.make.startsWith('Toyota'), 'id', (r) => String(r.id).padStart(6, '0')],
+    ['make=hond', (r) => r.make === 'Honda', 'id', (r) => String(r.id).padStart(6, '0')],
+    ['country_id=91', (r) => r.country === 91, 'id', (r) => String(r.id).padStart(6, '0')],
   ];
   for (const [filter, holds, field, key] of cases)
     for (const order of ['asc', 'desc'] as const)
