@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COUNTED_LISTS } from '../src/modules/operations/lists.ts';
+import { COUNTED_LISTS, users } from '../src/modules/operations/lists.ts';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
 import { expectScanPages } from './scanPages.ts';
 
@@ -99,35 +99,52 @@ describe.each(DIALECTS)('a sorted list walked against its matches, on %s', (dial
   });
 
   // SQLite: every sort index but the time column's (and the key's) must be (column, id, time)
-  // (`sortCarriedSqlite`, migration 051): a walk testing a time bound reads it there, no row.
-  it.skipIf(dialect !== 'sqlite')('carries the time after the id in every sort index', async () => {
-    for (const [table, list] of Object.entries(COUNTED_LISTS)) {
-      const sorted = Object.values(list.sort.columns as Record<string, string>).filter(
-        (column) => column !== list.counted.order && column !== list.sort.key,
-      );
-      const { rows: indexes } = await sql<{ name: string }>`
+  // (`sortCarriedSqlite`, migration 051), and the users' (column, id, plan, status, creation time)
+  // less the column (052): a walk testing those filters reads them there, no row.
+  it.skipIf(dialect !== 'sqlite')(
+    'carries the declared columns after the id in every sort index',
+    async () => {
+      const lists = [
+        ...Object.entries(COUNTED_LISTS).map(([table, list]) => ({
+          table,
+          sorted: Object.values(list.sort.columns as Record<string, string>).filter(
+            (column) => column !== list.counted.order && column !== list.sort.key,
+          ),
+          carried: list.counted.sortCarriedSqlite as readonly string[],
+        })),
+        {
+          table: 'app_users',
+          sorted: Object.values(users.sort.columns)
+            .filter((c) => c !== users.sort.key)
+            .map((c) => c.replace(/^u\./, '')),
+          carried: users.sortCarriedSqlite,
+        },
+      ];
+      for (const { table, sorted, carried } of lists) {
+        const { rows: indexes } = await sql<{ name: string }>`
         SELECT name FROM pragma_index_list(${table}) WHERE partial = 0`.execute(t.db.kysely);
-      const keys: string[][] = [];
-      for (const { name } of indexes)
-        keys.push(
-          (
-            await sql<{ name: string }>`
+        const keys: string[][] = [];
+        for (const { name } of indexes)
+          keys.push(
+            (
+              await sql<{ name: string }>`
               SELECT name FROM pragma_index_xinfo(${name}) WHERE key = 1 AND coll = 'BINARY' ORDER BY seqno`.execute(
-              t.db.kysely,
-            )
-          ).rows.map((r) => r.name),
-        );
-      for (const column of sorted) {
-        const carried = keys.some(
-          (k) =>
-            k[0] === column &&
-            k[1] === 'id' &&
-            list.counted.sortCarriedSqlite.every((c) => k.slice(2).includes(c)),
-        );
-        expect(carried, `${table}.${column}`).toBe(true);
+                t.db.kysely,
+              )
+            ).rows.map((r) => r.name),
+          );
+        for (const column of sorted) {
+          const held = keys.some(
+            (k) =>
+              k[0] === column &&
+              k[1] === 'id' &&
+              carried.every((c) => c === column || k.slice(2).includes(c)),
+          );
+          expect(held, `${table}.${column}`).toBe(true);
+        }
       }
-    }
-  });
+    },
+  );
 
   const cases: [string, (r: Row) => string][] = [
     ['vin', (r) => r.vin],

@@ -64,6 +64,7 @@ import { sortEndedWithEndSqliteMigration } from './migrations/048_sort_ended_wit
 import { listEmailNonAsciiMigration } from './migrations/049_list_email_non_ascii.ts';
 import { sortByFilterSqliteMigration } from './migrations/050_sort_by_filter_sqlite.ts';
 import { sortCarriesTimeSqliteMigration } from './migrations/051_sort_carries_time_sqlite.ts';
+import { usersSortCarriesFiltersSqliteMigration } from './migrations/052_users_sort_carries_filters_sqlite.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -302,6 +303,7 @@ export async function migrate(db: Db): Promise<void> {
     '049_list_email_non_ascii': listEmailNonAsciiMigration(db.dialect),
     '050_sort_by_filter_sqlite': sortByFilterSqliteMigration(db.dialect),
     '051_sort_carries_time_sqlite': sortCarriesTimeSqliteMigration(db.dialect),
+    '052_users_sort_carries_filters_sqlite': usersSortCarriesFiltersSqliteMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

@@ -113,6 +113,11 @@ export const users = {
     default: [],
     key: 'u.id',
   } satisfies SortShape<(typeof USER_SORT_FIELDS)[number]>,
+  /**
+   * SQLite: what each sort index holds after its column and the id (migration 052), so a sorted
+   * walk testing a plan, a status or a creation bound reads no row.
+   */
+  sortCarriedSqlite: ['plan', 'status', 'created_at'],
 };
 
 export const scans = {
