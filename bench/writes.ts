@@ -20,13 +20,15 @@
  * 050 (SQLite: the scans' indexes of a make and its VINs, a country and its plates, a country and
  * its addresses) writes scans as 043 does, against the schema without those three indexes; 051
  * (SQLite: every sort index carrying the time after the id) writes scans and then special-function
- * runs, as 044 does, against the sort indexes as they were before it (the column alone; 048's).
+ * runs, as 044 does, against the sort indexes as they were before it (the column alone; 048's);
+ * 052 (SQLite: the users' sort indexes carrying their filters) writes as 035/036 do, against the
+ * users' sort indexes of their column alone.
  *
  * 044 (PostgreSQL: the activity lists' sort indexes carrying the time column, and on the scans
  * four counted columns) writes scans and then special-function runs, against the same indexes
  * rebuilt with their key alone.
  *
- *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test | sqlite:/tmp/w.sqlite] [rows] [035 | 038 | 040 | 041 | 045 | 042 | 043 | 044 | 047 | 048 | 050 | 051]
+ *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test | sqlite:/tmp/w.sqlite] [rows] [035 | 038 | 040 | 041 | 045 | 042 | 043 | 044 | 047 | 048 | 050 | 051 | 052]
  */
 import { rm } from 'node:fs/promises';
 import { sql } from 'kysely';
@@ -83,7 +85,7 @@ const CODE_PAIRS = SQLITE
   : ['DROP FUNCTION scans_code_pairs CASCADE'];
 
 const MEASURED =
-  (['038', '040', '041', '042', '043', '044', '045', '047', '048', '050', '051'] as const).find(
+  (['038', '040', '041', '042', '043', '044', '045', '047', '048', '050', '051', '052'] as const).find(
     (m) => m === process.argv[4],
   ) ?? '035/036';
 const DROPPED = {
@@ -104,6 +106,7 @@ const DROPPED = {
     (name) => `DROP INDEX scans_sort_${name}`,
   ),
   '051': [],
+  '052': [],
 }[MEASURED];
 
 /** 044: each sort index carrying columns rebuilt with its key alone (015's and 042's indexes). */
@@ -119,17 +122,24 @@ async function withoutCarried(db: Db) {
     await sql.raw(`${def.replace(/ INCLUDE \(.*\)$/, '')}${kept}`).execute(db.kysely);
   }
 }
-/** 051: each SQLite sort index carrying the time after the id rebuilt as before it (048's kept). */
-async function withoutTimeCarried(db: Db) {
+/**
+ * 051 (the activity lists) or 052 (the app users): each SQLite sort index carrying columns after
+ * the id rebuilt as before it — the column alone, or 048's (flag, id, end time).
+ */
+async function withoutCarriedSqlite(db: Db, users: boolean) {
   const { rows } = await sql<{ name: string; def: string }>`
     SELECT name, sql AS def FROM sqlite_master
-    WHERE type = 'index' AND instr(name, '_sort_') > 0 AND sql LIKE '%id, %'`.execute(db.kysely);
+    WHERE type = 'index' AND instr(name, '_sort_') > 0 AND sql LIKE '%, id, %'`.execute(db.kysely);
   for (const { name, def } of rows) {
-    let before = def.replace(/,\s*"?(scan_start_time|created_at)"?\s*\)$/, ')');
-    if (before === def) continue;
-    if (!name.endsWith('_scan_ended_end')) before = before.replace(/,\s*"?id"?\s*\)$/, ')');
+    if (name.startsWith('app_users_') !== users) continue;
+    const kept = name.endsWith('_scan_ended_end') ? 3 : 1;
+    const open = def.indexOf('(');
+    const keys = def
+      .slice(open + 1, def.lastIndexOf(')'))
+      .split(',')
+      .slice(0, kept);
     await sql.raw(`DROP INDEX ${name}`).execute(db.kysely);
-    await sql.raw(before).execute(db.kysely);
+    await sql.raw(`${def.slice(0, open)}(${keys.join(',')})`).execute(db.kysely);
   }
 }
 const CODES = ['P0300', 'P0420', 'P0171', 'P0301', 'U0100', 'C1201', 'B1000'];
@@ -261,7 +271,8 @@ async function fresh(name: string, withMeasured: boolean): Promise<Db> {
     const db = openDatabase({ dialect: 'sqlite', file });
     await migrate(db);
     if (!withMeasured) for (const statement of DROPPED) await sql.raw(statement).execute(db.kysely);
-    if (!withMeasured && MEASURED === '051') await withoutTimeCarried(db);
+    if (!withMeasured && (MEASURED === '051' || MEASURED === '052'))
+      await withoutCarriedSqlite(db, MEASURED === '052');
     return db;
   }
   const admin = openDatabase({ dialect: 'postgres', url });
