@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COUNTED_LISTS } from '../src/modules/operations/lists.ts';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
 import { expectScanPages } from './scanPages.ts';
 
@@ -96,6 +98,14 @@ describe.each(DIALECTS)('a filter whose values order the sorted column, on %s', 
     ['make=toyota', (r) => r.make.startsWith('Toyota'), 'id', (r) => String(r.id).padStart(6, '0')],
     ['make=hond', (r) => r.make === 'Honda', 'id', (r) => String(r.id).padStart(6, '0')],
     ['country_id=91', (r) => r.country === 91, 'id', (r) => String(r.id).padStart(6, '0')],
+    // Sorted by the time, oldest first: the value-time indexes.
+    [
+      'make=toyota',
+      (r) => r.make.startsWith('Toyota'),
+      'scan_start_time',
+      (r) => String(r.id).padStart(6, '0'),
+    ],
+    ['country_id=91', (r) => r.country === 91, 'scan_start_time', (r) => String(r.id).padStart(6, '0')],
   ];
   for (const [filter, holds, field, key] of cases)
     for (const order of ['asc', 'desc'] as const)
@@ -107,6 +117,24 @@ describe.each(DIALECTS)('a filter whose values order the sorted column, on %s', 
           .map((r) => r.id);
         await expectScanPages(t.app, headers, `${filter}&sort=${field}&order=${order}`, expected, [7, 60]);
       }, 120_000);
+
+  // Every pair the lists declare has its index on SQLite, leading with the two columns.
+  it.skipIf(dialect !== 'sqlite')('has an index of each declared pair', async () => {
+    for (const [table, list] of Object.entries(COUNTED_LISTS))
+      for (const [filter, sorted] of Object.entries(
+        list.counted.sortedWithin as Readonly<Record<string, readonly string[]>>,
+      ))
+        for (const column of sorted) {
+          const { rows } = await sql<{ name: string }>`
+            SELECT l.name FROM pragma_index_list(${table}) l
+            WHERE l.partial = 0
+              AND (SELECT name FROM pragma_index_xinfo(l.name) WHERE seqno = 0) = ${filter}
+              AND (SELECT name FROM pragma_index_xinfo(l.name) WHERE seqno = 1) = ${column}`.execute(
+            t.db.kysely,
+          );
+          expect(rows.length, `${table} (${filter}, ${column})`).toBeGreaterThan(0);
+        }
+  });
 
   // A write moves a row into and out of the ranges: the next pages follow it.
   it('follows a row moved to another make and country', async () => {

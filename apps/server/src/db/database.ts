@@ -63,7 +63,7 @@ import { usersEmailFoldSortsMigration } from './migrations/047_users_email_fold_
 import { sortEndedWithEndSqliteMigration } from './migrations/048_sort_ended_with_end_sqlite.ts';
 import { listEmailNonAsciiMigration } from './migrations/049_list_email_non_ascii.ts';
 import { sortByFilterSqliteMigration } from './migrations/050_sort_by_filter_sqlite.ts';
-import { sortCarriesTimeSqliteMigration } from './migrations/051_sort_carries_time_sqlite.ts';
+import { sortCarriesFiltersSqliteMigration } from './migrations/051_sort_carries_filters_sqlite.ts';
 import { usersSortCarriesFiltersSqliteMigration } from './migrations/052_users_sort_carries_filters_sqlite.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
@@ -302,7 +302,7 @@ export async function migrate(db: Db): Promise<void> {
     '048_sort_ended_with_end_sqlite': sortEndedWithEndSqliteMigration(db.dialect),
     '049_list_email_non_ascii': listEmailNonAsciiMigration(db.dialect),
     '050_sort_by_filter_sqlite': sortByFilterSqliteMigration(db.dialect),
-    '051_sort_carries_time_sqlite': sortCarriesTimeSqliteMigration(db.dialect),
+    '051_sort_carries_filters_sqlite': sortCarriesFiltersSqliteMigration(db.dialect),
     '052_users_sort_carries_filters_sqlite': usersSortCarriesFiltersSqliteMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -70,12 +70,14 @@ export interface CountedColumns {
   /**
    * SQLite: a filter's column and the sorted columns whose order follows its values (a VIN names
    * its make; a plate's and an address's form their country), each pair with an index of the two
-   * (migration 050), so a page of one of the filter's values in that order is a range of it.
+   * (migration 050; with the list's time, the value-time indexes of 004, 017 and 025), so a page
+   * of one of the filter's values in that order is a range of it.
    */
   sortedWithin: Readonly<Record<string, readonly string[]>>;
   /**
-   * SQLite: what each sort index (every sortable column's but the time column's own and the
-   * "ended" flag's) holds after its column and the id — the list's time column (migration 051).
+   * SQLite: what each sort index (every sortable column's but the time column's own) holds after
+   * its column and the id — the list's time column, on the scans as on PostgreSQL also its short
+   * counted columns (migration 051).
    */
   sortCarriedSqlite: readonly string[];
 }
@@ -159,8 +161,13 @@ export const scans = {
     byMonth: ['email', 'model'],
     numeric: ['country_id'],
     sortCarried: ['scan_start_time', 'country_id', 'make', 'type', 'app_version'],
-    sortedWithin: { make: ['vin'], country_id: ['license_plate', 'email'] },
-    sortCarriedSqlite: ['scan_start_time'],
+    sortedWithin: {
+      make: ['vin', 'scan_start_time'],
+      country_id: ['license_plate', 'email', 'scan_start_time'],
+      type: ['scan_start_time'],
+      app_version: ['scan_start_time'],
+    },
+    sortCarriedSqlite: ['scan_start_time', 'country_id', 'make', 'type', 'app_version'],
   },
   /** Sortable columns (decisions §9); migration 015 indexes each. Without a sort: newest start first. */
   sort: {
@@ -230,7 +237,9 @@ export const specialFunctionRuns = {
     byMonth: ['user_email', 'model'],
     numeric: ['item_number', 'scan_ended', 'hard_coded'],
     sortCarried: ['scan_start_time'],
-    sortedWithin: {},
+    sortedWithin: Object.fromEntries(
+      ['make', 'module', 'function_type', 'command_type', 'variant'].map((c) => [c, ['scan_start_time']]),
+    ),
     sortCarriedSqlite: ['scan_start_time'],
   },
   sort: {
@@ -285,7 +294,9 @@ export const actuationRuns = {
     byMonth: ['user_email', 'model'],
     numeric: ['user_car_model_id'],
     sortCarried: ['created_at'],
-    sortedWithin: {},
+    sortedWithin: Object.fromEntries(
+      ['make', 'input', 'actuation_type', 'actuation_option'].map((c) => [c, ['created_at']]),
+    ),
     sortCarriedSqlite: ['created_at'],
   },
   sort: {
