@@ -31,7 +31,7 @@ async function soleIndex(db: Kysely<any>, table: string, column: string): Promis
   return (await soleIndexNames(db, table, column)).length > 0;
 }
 
-/** The plain (BINARY, not partial) indexes of `table` on `column` alone (SQLite; 051 reads them too). */
+/** The plain (BINARY, not partial) indexes of `table` on `column` alone (SQLite; 051 and 052 drop them). */
 export async function soleIndexNames(db: Kysely<any>, table: string, column: string): Promise<string[]> {
   const indexes = (
     await sql<{

@@ -131,7 +131,7 @@ const TESTED_ON_COLUMN = new Set<FilterRule['match']>([
 /**
  * Whether a walk of the sorted column's index can test every active filter on its entries alone —
  * the filter's column is the sorted one or one the sort indexes carry (not the time column's own
- * index, nor the primary key): on PostgreSQL 044's (`sortCarried`), on SQLite 051's time column
+ * index, nor the primary key): on PostgreSQL 044's (`sortCarried`), on SQLite 051's
  * (`sortCarriedSqlite`). Such a walk reads no row: 'joshi' sorted by e-mail, page 100, walked the
  * address index testing each entry in 8 ms on SQLite, where listing its 42,424 ids through its
  * 25,156 addresses first took 31 (61 in all).
@@ -218,13 +218,15 @@ async function valuesOfSortedColumn(
   return { values: rows.map((r) => r.val), skip: offset - Number(rows[0]?.before) };
 }
 
-/** SQLite: matches of several values past this many are not read from 050's index and sorted. */
+/** SQLite: matches of several values past this many are not read from the pair's index and sorted. */
 const WITHIN_SORTED = 200_000;
 
 /**
  * SQLite: the one filter's values, when its column's values order the sorted column (the shape's
- * `sortedWithin`: a VIN names its make, a plate's form its country) and migration 050 indexes the
- * two, or the sorted column is the key and the filter's column has its own sort index. One value's matches are then a range of that index in the sorted order (country 91 by plate
+ * `sortedWithin`: a VIN names its make, a plate's form its country, a value's rows lie in its
+ * value-time index in time order) and an index holds the two (050's, 004/017/025's), or when the
+ * sorted column is the key and the filter's column has its own sort index ((column, id, …), 051).
+ * One value's matches are then a range of that index in the sorted order (country 91 by plate
  * descending, page 100: the walk of the plate index looked up ~60,000 rows for their country,
  * 99–119 ms p95); several values' ranges are read from that index alone and sorted, up to
  * WITHIN_SORTED matches (Toyota by VIN descending, page 1: the walk against its 50,513 ids read
@@ -243,9 +245,8 @@ async function valuesSortedWithin(
   const { rule, value } = filter;
   const { counted, sort: shape } = COUNTED_LISTS[table];
   const within: Readonly<Record<string, readonly string[]>> = counted.sortedWithin;
-  // Sorted by the key, the filter's column's own sort index (051's (column, id, time)) is such an
-  // index: Toyota by id, page 100, walked the table's rows in id order testing each (~60,000,
-  // 70–100 ms).
+  // Sorted by the key: Toyota by id, page 100, walked the table's rows in id order testing each
+  // (~60,000, 70–100 ms).
   const byKey = sort.column === shape.key && (Object.values(shape.columns) as string[]).includes(rule.column);
   if (!byKey && !within[rule.column]?.includes(sort.column)) return undefined;
   if (rule.match === 'exact') return [value];
