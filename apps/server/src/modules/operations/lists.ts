@@ -76,8 +76,8 @@ export interface CountedColumns {
   sortedWithin: Readonly<Record<string, readonly string[]>>;
   /**
    * SQLite: what each sort index (every sortable column's but the time column's own) holds after
-   * its column and the id — the list's time column, on the scans as on PostgreSQL also its short
-   * counted columns (migration 051).
+   * its column and the id — the list's time column, on the scans also its country and type
+   * (migration 051).
    */
   sortCarriedSqlite: readonly string[];
 }
@@ -167,7 +167,7 @@ export const scans = {
       type: ['scan_start_time'],
       app_version: ['scan_start_time'],
     },
-    sortCarriedSqlite: ['scan_start_time', 'country_id', 'make', 'type', 'app_version'],
+    sortCarriedSqlite: ['scan_start_time', 'country_id', 'type'],
   },
   /** Sortable columns (decisions §9); migration 015 indexes each. Without a sort: newest start first. */
   sort: {
