@@ -17,6 +17,7 @@ import {
   MAX_LOCAL_ADDRESSES,
   readsFolds,
   splitsAtDomain,
+  surnameRows,
 } from './emailDomains.ts';
 import { foldedBucketIds, foldedFacts } from './emailFolds.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
@@ -182,6 +183,11 @@ export async function matchesTooMany(
       WALK_SHARE * (await tableTotal(db, table))
   )
     return true;
+  // SQLite, a fragment no domain holds (a surname): its rows, which bound its addresses. Over
+  // MAX_PAIR_VALUES rows it is summed and tested as a frequent one even if its addresses are
+  // fewer: exact either way, as every plan is.
+  const surname = await surnameRows(db, dialect, table, rule.column, String(value));
+  if (surname !== undefined) return surname > MAX_PAIR_VALUES;
   const [found] = await rows<{ n: unknown }>(
     db,
     sql`SELECT count(*) AS n FROM (${containingValues(dialect, table, rule.column, value, sql`1`, MAX_PAIR_VALUES + 1, true)}) s`,
