@@ -22,13 +22,14 @@
  * (SQLite: every sort index carrying the time after the id) writes scans and then special-function
  * runs, as 044 does, against the sort indexes as they were before it (the column alone; 048's);
  * 052 (SQLite: the users' sort indexes carrying their filters) writes as 035/036 do, against the
- * users' sort indexes of their column alone.
+ * users' sort indexes of their column alone. 053 (PostgreSQL: 050's three indexes) writes as
+ * 050 does.
  *
  * 044 (PostgreSQL: the activity lists' sort indexes carrying the time column, and on the scans
  * four counted columns) writes scans and then special-function runs, against the same indexes
  * rebuilt with their key alone.
  *
- *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test | sqlite:/tmp/w.sqlite] [rows] [035 | 038 | 040 | 041 | 045 | 042 | 043 | 044 | 047 | 048 | 050 | 051 | 052]
+ *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test | sqlite:/tmp/w.sqlite] [rows] [035 | 038 | 040 | 041 | 045 | 042 | 043 | 044 | 047 | 048 | 050 | 051 | 052 | 053]
  */
 import { rm } from 'node:fs/promises';
 import { sql } from 'kysely';
@@ -85,7 +86,7 @@ const CODE_PAIRS = SQLITE
   : ['DROP FUNCTION scans_code_pairs CASCADE'];
 
 const MEASURED =
-  (['038', '040', '041', '042', '043', '044', '045', '047', '048', '050', '051', '052'] as const).find(
+  (['038', '040', '041', '042', '043', '044', '045', '047', '048', '050', '051', '052', '053'] as const).find(
     (m) => m === process.argv[4],
   ) ?? '035/036';
 const DROPPED = {
@@ -107,7 +108,7 @@ const DROPPED = {
   ),
   '051': [],
   '052': [],
-}[MEASURED];
+}[MEASURED === '053' ? '050' : MEASURED];
 
 /** 044: each sort index carrying columns rebuilt with its key alone (015's and 042's indexes). */
 async function withoutCarried(db: Db) {
@@ -200,7 +201,7 @@ async function scanWorkload(db: Db): Promise<number> {
 }
 
 async function workload(db: Db): Promise<number> {
-  if (MEASURED === '043' || MEASURED === '050') return scanWorkload(db);
+  if (MEASURED === '043' || MEASURED === '050' || MEASURED === '053') return scanWorkload(db);
   const k = db.kysely;
   let total = MEASURED === '044' || MEASURED === '051' ? await scanWorkload(db) : 0;
   total += await timed(`insert ${ROWS} special-function runs`, async () => {

@@ -65,6 +65,7 @@ import { listEmailNonAsciiMigration } from './migrations/049_list_email_non_asci
 import { sortByFilterSqliteMigration } from './migrations/050_sort_by_filter_sqlite.ts';
 import { sortCarriesFiltersSqliteMigration } from './migrations/051_sort_carries_filters_sqlite.ts';
 import { usersSortCarriesFiltersSqliteMigration } from './migrations/052_users_sort_carries_filters_sqlite.ts';
+import { sortByFilterPostgresMigration } from './migrations/053_sort_by_filter_postgres.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -304,6 +305,7 @@ export async function migrate(db: Db): Promise<void> {
     '050_sort_by_filter_sqlite': sortByFilterSqliteMigration(db.dialect),
     '051_sort_carries_filters_sqlite': sortCarriesFiltersSqliteMigration(db.dialect),
     '052_users_sort_carries_filters_sqlite': usersSortCarriesFiltersSqliteMigration(db.dialect),
+    '053_sort_by_filter_postgres': sortByFilterPostgresMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.
