@@ -7,11 +7,12 @@ import { expectScanPages } from './scanPages.ts';
 /*
  * One filter whose values order the sorted column (`sortedWithin` in lists.ts): a VIN names its
  * make, a plate's and an address's form follow their country; and any filter on a sortable column
- * sorted by the key (its own sort index is (column, id, time) on SQLite). On SQLite the page is a range of
- * migration 050's (filter column, sorted column) index — one value's range in order, several
- * values' ranges read and sorted (sortedList.ts `valuesSortedWithin`); on PostgreSQL one value's
- * range of 053's (the same pairs, bar the time), else its carrying sort indexes walked. Every page, both directions, must be the rows' own order: nulls first
- * ascending and last descending, ties (repeated VINs and plates) broken by the id.
+ * sorted by the key (its own sort index is (column, id, time) on SQLite). On SQLite the page is a
+ * range of migration 050's (filter column, sorted column) index — one value's range in order,
+ * several values' ranges read and sorted (sortedList.ts `valuesSortedWithin`); on PostgreSQL one
+ * value's range of 053's (the same pairs, bar the time), else its carrying sort indexes walked.
+ * Every page, both directions, must be the rows' own order: nulls first ascending and last
+ * descending, ties (repeated VINs and plates) broken by the id.
  */
 type Row = {
   id: number;
