@@ -5,7 +5,7 @@ import { trigramMatchIds, trigramPhrase, usesTrigramIndex } from '../../lib/filt
 import { sharedRead } from '../../lib/sharedReads.ts';
 import { likePattern } from '../../lib/sql.ts';
 import { foldable, foldedEndedBefore, foldedFacts, foldedMonthRows } from './emailFolds.ts';
-import { type CountedTableName, EMAIL_COLUMNS, SEARCH_TABLES } from './lists.ts';
+import { COUNTED_LISTS, type CountedTableName, EMAIL_COLUMNS, SEARCH_TABLES } from './lists.ts';
 
 /**
  * Exact totals of a contains filter on an e-mail column that matches a large part of the
@@ -119,6 +119,36 @@ export async function surnameRows(
   if (!ids || (await heldByDomain(db, dialect, table, column, fragment))) return undefined;
   return sharedRead(JSON.stringify(['surnameRows', table, column, fragment]), () =>
     sumOf(db, sql`SELECT count(*) AS n FROM (${ids}) m`),
+  );
+}
+
+/**
+ * SQLite: the rows of `table` holding a surname (`surnameRows`) in `column` whose `listed` column
+ * meets `listedCondition` (written on `r`): each of the surname's rows' ids from the trigram table
+ * looked up under the listed values in that column's sort index (030/051: column, id, …), which
+ * holds them without their rows. 'reddy' with Cycle, 42,554 ids: ~50 ms, where listing its
+ * ~25,000 local-only addresses and summing their pairs with Cycle took ~105 (and 19 more to learn
+ * that they are over 200). Undefined when the listed column has no such index (the list's time).
+ */
+export async function surnamePairTotal(
+  db: Kysely<Database>,
+  table: CountedTableName,
+  column: string,
+  fragment: string,
+  listed: string,
+  listedCondition: RawBuilder<unknown>,
+): Promise<number | undefined> {
+  const { sort, counted } = COUNTED_LISTS[table];
+  if (!(Object.values(sort.columns) as string[]).includes(listed) || listed === counted.order)
+    return undefined;
+  const ids = trigramMatchIds(table, SEARCH_TABLES[table], column, fragment);
+  if (!ids) return undefined;
+  // 048's "ended" index holds the end time after the id; the others are 030's names.
+  const index = `${table}_sort_${listed === 'scan_ended' ? 'scan_ended_end' : listed}`;
+  return sumOf(
+    db,
+    sql`SELECT count(*) AS n FROM (${ids}) m
+      WHERE EXISTS (SELECT 1 FROM ${sql.table(table)} r INDEXED BY ${sql.id(index)} WHERE ${listedCondition} AND r.id = m.id)`,
   );
 }
 

@@ -17,7 +17,14 @@ import {
   valueList,
   WALK_SHARE,
 } from './countPlan.ts';
-import { containingPairTotal, manyLocalOnly, readsFolds, splitsAtDomain } from './emailDomains.ts';
+import {
+  containingPairTotal,
+  manyLocalOnly,
+  readsFolds,
+  splitsAtDomain,
+  surnamePairTotal,
+  surnameRows,
+} from './emailDomains.ts';
 import { FOLDED_WITH, foldable, foldedFacts, foldedIds, foldedPairTotal } from './emailFolds.ts';
 import { COUNTED_LISTS, type CountedTableName, countedColumnsOf, heldByTimeIndex } from './lists.ts';
 
@@ -32,6 +39,9 @@ const ROWS_WORTH_A_FRAGMENT_WALK = 5_000;
 
 /** PostgreSQL: a filter of at most this many values is walked value by value, merged. */
 const MERGED_WALKS = 4;
+
+/** SQLite: a surname's rows are looked up under at most this many listed values (`surnamePairTotal`). */
+const PROBED_VALUES = 4;
 
 /** A list's usual page size: what a walk is costed for. */
 const PAGE = 30;
@@ -119,12 +129,33 @@ export function pairPlan<Q extends object>(
       // values' own pairs, each tested, are fewer while those values hold few rows (Hyundai's
       // ~24,000 e-mail pairs: a few ms). 'gmail' is in the domains, with next to no local-only
       // addresses: its domains' pairs stay the cheaper.
+      // SQLite, a surname beside values of many rows (where the local-only addresses' pairs would
+      // be summed, below): its rows' ids looked up under the few listed values instead.
+      const listedFilter = testX ? y : x;
+      const probed =
+        !folded &&
+        sumOf(listedVals) > PAIR_SCAN_ROWS &&
+        listedValues.length <= PROBED_VALUES &&
+        (await surnameRows(db, dialect, table, tested.rule.column, String(tested.value))) !== undefined
+          ? await surnamePairTotal(
+              db,
+              table,
+              tested.rule.column,
+              String(tested.value),
+              listedFilter.rule.column,
+              listedFilter.rule.match === 'contains'
+                ? sql`r.${sql.ref(listedFilter.rule.column)} IN (${sql.join(listedValues)})`
+                : sql`r.${sql.ref(listedFilter.rule.column)} = ${listedFilter.rule.match === 'flag' ? (listedFilter.value ? 1 : 0) : listedFilter.value}`,
+            )
+          : undefined;
       const byDomains =
         !folded &&
+        probed === undefined &&
         splitsAtDomain(tested.rule.column, tested.value) &&
         (sumOf(listedVals) > PAIR_SCAN_ROWS ||
           !(await manyLocalOnly(db, dialect, table, tested.rule.column, String(tested.value))));
-      if (folded) {
+      if (probed !== undefined) total = probed;
+      else if (folded) {
         total = await foldedPairTotal(
           db,
           table,
