@@ -121,17 +121,11 @@ export function pairPlan<Q extends object>(
       // PostgreSQL, a fragment without a digit beside a column of few values: 035's folded pairs
       // ('kumar' with Diesel: ~40,000 folded pairs tested, where its 340,000 address pairs took
       // 150 ms and the local-only addresses' pairs 1.4 s).
+      const listedFilter = testX ? y : x;
       const folded =
-        foldable(dialect, tested.rule.column, tested.value) &&
-        FOLDED_WITH.includes((testX ? y : x).rule.column);
-      // A surname ('kumar': ~25,000 addresses hold it before the '@') makes the local-only
-      // addresses' pairs a join of thousands of them (110–170 ms at a million runs); the listed
-      // values' own pairs, each tested, are fewer while those values hold few rows (Hyundai's
-      // ~24,000 e-mail pairs: a few ms). 'gmail' is in the domains, with next to no local-only
-      // addresses: its domains' pairs stay the cheaper.
+        foldable(dialect, tested.rule.column, tested.value) && FOLDED_WITH.includes(listedFilter.rule.column);
       // SQLite, a surname beside values of many rows (where the local-only addresses' pairs would
       // be summed, below): its rows' ids looked up under the few listed values instead.
-      const listedFilter = testX ? y : x;
       const probed =
         !folded &&
         sumOf(listedVals) > PAIR_SCAN_ROWS &&
@@ -148,6 +142,11 @@ export function pairPlan<Q extends object>(
                 : sql`r.${sql.ref(listedFilter.rule.column)} = ${listedFilter.rule.match === 'flag' ? (listedFilter.value ? 1 : 0) : listedFilter.value}`,
             )
           : undefined;
+      // A surname ('kumar': ~25,000 addresses hold it before the '@') makes the local-only
+      // addresses' pairs a join of thousands of them (110–170 ms at a million runs); the listed
+      // values' own pairs, each tested, are fewer while those values hold few rows (Hyundai's
+      // ~24,000 e-mail pairs: a few ms). 'gmail' is in the domains, with next to no local-only
+      // addresses: its domains' pairs stay the cheaper.
       const byDomains =
         !folded &&
         probed === undefined &&
