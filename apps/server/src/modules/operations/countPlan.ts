@@ -429,7 +429,6 @@ export function plan(
   }
   const { rule, value } = filter;
   const column = rule.column;
-  const sortable = Object.values(COUNTED_LISTS[table].sort.columns) as string[];
   const byDay = (spec.byDay as readonly string[]).includes(column);
   const counted = byDay || (spec.totalsOnly as readonly string[]).includes(column);
 
@@ -484,12 +483,9 @@ export function plan(
         // summed over the matching values from the rows just read.
         ...(monthly && vals.length > 0 ? { days: async () => monthsOf(values) } : {}),
         // SQLite: the rows whose value is one of those counted, so rows and total agree exactly
-        // (the FTS path folds case differently from LIKE for non-ASCII letters). LIKE matched
-        // case-insensitively, so every case variant of a matched value is a matched value too,
-        // and `IN` selects the same rows as `COLLATE NOCASE IN`. A sortable column's own index
-        // (051: column, id, time) serves the first and gives each match's time without its row
-        // ('x5''s 8,033 actuation runs, page 100: 32 ms through 001's NOCASE index, a row looked
-        // up per match); another NOCASE column's 001 index serves the second.
+        // (the FTS path folds case differently from LIKE for non-ASCII letters). The NOCASE
+        // indexes of migration 001 serve `COLLATE NOCASE IN`; LIKE matched case-insensitively,
+        // so every case variant of a matched value is a matched value too.
         ...(rule.match === 'contains' && dialect === 'sqlite'
           ? {
               where: (walkPlan: boolean) =>
@@ -497,7 +493,7 @@ export function plan(
                   ? sql<SqlBool>`0`
                   : walkPlan
                     ? sql<SqlBool>`+${sql.ref(column)} IN (${valueList(vals)})`
-                    : nocase.has(column) && !sortable.includes(column)
+                    : nocase.has(column)
                       ? sql<SqlBool>`${sql.ref(column)} COLLATE NOCASE IN (${valueList(vals)})`
                       : sql<SqlBool>`${sql.ref(column)} IN (${valueList(vals)})`,
             }
