@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PAIR_VALUES } from '../src/modules/operations/countPlan.ts';
-import { surnamePairTotal } from '../src/modules/operations/emailDomains.ts';
+import { listedPage, surnamePairMatches } from '../src/modules/operations/emailDomains.ts';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
 import { insertSpecialFunctionRuns, type SpecialFunctionRow } from './operationsFactories.ts';
 import { expectListPages } from './scanPages.ts';
@@ -71,19 +71,74 @@ describe.each(DIALECTS)('a surname with a frequent value, walked surname first, 
   it.skipIf(dialect !== 'sqlite')(
     'totals a surname beside values from its ids in their sort index',
     async () => {
-      const total = (listed: string, condition: RawBuilder<unknown>) =>
-        surnamePairTotal(t.db.kysely, 'special_function_runs', 'user_email', 'kumar', listed, condition);
       const kumar = rows.filter((r) => r.email.includes('kumar'));
-      expect(await total('scan_ended', sql`r.scan_ended = ${1}`)).toBe(kumar.filter((r) => r.ended).length);
-      expect(await total('scan_ended', sql`r.scan_ended = ${0}`)).toBe(kumar.filter((r) => !r.ended).length);
-      expect(await total('variant', sql`r.variant IN (${'Diesel'}, ${'Diesel (BS6)'})`)).toBe(
-        kumar.filter((r) => r.variant.startsWith('Diesel')).length,
+      // Read listed and counted alone: the ids, newest first (ties: the higher id first), must
+      // be exactly the surname's runs `selects` keeps, and the count theirs.
+      const matches = async (
+        listed: string,
+        condition: RawBuilder<unknown>,
+        selects: (r: Row) => boolean,
+      ) => {
+        const read = (readIds: boolean) =>
+          surnamePairMatches(
+            t.db.kysely,
+            'special_function_runs',
+            'user_email',
+            'kumar',
+            listed,
+            condition,
+            readIds,
+          );
+        const [listing, counting] = [await read(true), await read(false)];
+        const expected = kumar
+          .filter(selects)
+          .sort((p, q) => (p.start === q.start ? q.id - p.id : p.start < q.start ? 1 : -1))
+          .map((r) => r.id);
+        expect(listing?.ids).toEqual(expected);
+        expect(listing?.total).toBe(expected.length);
+        expect(counting).toEqual({ total: expected.length });
+      };
+      await matches('scan_ended', sql`r.scan_ended = ${1}`, (r) => r.ended);
+      await matches('scan_ended', sql`r.scan_ended = ${0}`, (r) => !r.ended);
+      await matches('variant', sql`r.variant IN (${'Diesel'}, ${'Diesel (BS6)'})`, (r) =>
+        r.variant.startsWith('Diesel'),
       );
-      expect(await total('variant', sql`r.variant IN (${'Petrol'})`)).toBe(
-        kumar.filter((r) => r.variant === 'Petrol').length,
-      );
+      await matches('variant', sql`r.variant IN (${'Petrol'})`, (r) => r.variant === 'Petrol');
+      // A page of them as a plan's `ids` reads it: newest first from an offset, or oldest first
+      // from the older end.
+      const listed =
+        (
+          await surnamePairMatches(
+            t.db.kysely,
+            'special_function_runs',
+            'user_email',
+            'kumar',
+            'scan_ended',
+            sql`r.scan_ended = ${1}`,
+            true,
+          )
+        )?.ids ?? [];
+      const page = async (direction: 'asc' | 'desc', limit: number, offset: number) =>
+        (await listedPage(listed, direction, limit, offset).execute(t.db.kysely)).rows.map(
+          (r) => (r as { id: number }).id,
+        );
+      expect(await page('desc', 30, 60)).toEqual(listed.slice(60, 90));
+      expect(await page('asc', 30, 5)).toEqual(listed.slice(-35, -5).reverse());
+      expect(await page('asc', 30, listed.length - 10)).toEqual(listed.slice(0, 10).reverse());
+      expect(await page('desc', 30, listed.length)).toEqual([]);
+      expect(await page('asc', 30, listed.length + 5)).toEqual([]);
       // The list's time has no sort index of its own: not answered.
-      expect(await total('scan_start_time', sql`1`)).toBeUndefined();
+      expect(
+        await surnamePairMatches(
+          t.db.kysely,
+          'special_function_runs',
+          'user_email',
+          'kumar',
+          'scan_start_time',
+          sql`1`,
+          true,
+        ),
+      ).toBeUndefined();
     },
   );
 });

@@ -165,7 +165,7 @@ async function countedPageOf<T extends CountedTableName, Q extends { page: numbe
   const shortFragment =
     dialect === 'postgres' && filter?.rule.match === 'contains' && String(filter.value).length < 3;
   const walk = p.walk || shortFragment;
-  const condition = p.where?.(walk);
+  const condition = p.where?.(walk, true);
   let q = condition ? base().where(() => condition) : base().where(ruleWhere);
   let skip = offset;
   let olderEndOf: [string, number] | undefined;

@@ -125,31 +125,63 @@ export async function surnameRows(
 /**
  * SQLite: the rows of `table` holding a surname (`surnameRows`) in `column` whose `listed` column
  * meets `listedCondition` (written on `r`): each of the surname's rows' ids from the trigram table
- * looked up under the listed values in that column's sort index (030/051: column, id, …), which
- * holds them without their rows. 'reddy' with Cycle, 42,554 ids: ~50 ms, where listing its
- * ~25,000 local-only addresses and summing their pairs with Cycle took ~105 (and 19 more to learn
- * that they are over 200). Undefined when the listed column has no such index (the list's time).
+ * looked up under the listed values in that column's sort index (030/051: column, id, time, …),
+ * which holds them and their time without their rows. 'reddy' with Cycle, 42,554 ids: ~50 ms,
+ * where listing its ~25,000 local-only addresses and summing their pairs with Cycle took ~105
+ * (and 19 more to learn that they are over 200). Undefined when the listed column has no such
+ * index (the list's time).
+ * With `readIds`, the matches' ids in the list's order (newest first, ties: the higher id first):
+ * the same lookups give the total and every page at once. Else their number alone.
  */
-export async function surnamePairTotal(
+export async function surnamePairMatches(
   db: Kysely<Database>,
   table: CountedTableName,
   column: string,
   fragment: string,
   listed: string,
   listedCondition: RawBuilder<unknown>,
-): Promise<number | undefined> {
+  readIds: boolean,
+): Promise<{ total: number; ids?: number[] } | undefined> {
   const { sort, counted } = COUNTED_LISTS[table];
   if (!(Object.values(sort.columns) as string[]).includes(listed) || listed === counted.order)
     return undefined;
   const ids = trigramMatchIds(table, SEARCH_TABLES[table], column, fragment);
   if (!ids) return undefined;
-  // 048's "ended" index holds the end time after the id; the others are 030's names.
-  const index = `${table}_sort_${listed === 'scan_ended' ? 'scan_ended_end' : listed}`;
-  return sumOf(
-    db,
-    sql`SELECT count(*) AS n FROM (${ids}) m
-      WHERE EXISTS (SELECT 1 FROM ${sql.table(table)} r INDEXED BY ${sql.id(index)} WHERE ${listedCondition} AND r.id = m.id)`,
-  );
+  // 048's "ended" index holds the end time after the id (051: then the time); the others are 030's names.
+  const index = sql.id(`${table}_sort_${listed === 'scan_ended' ? 'scan_ended_end' : listed}`);
+  if (!readIds)
+    return {
+      total: await sumOf(
+        db,
+        sql`SELECT count(*) AS n FROM (${ids}) m
+          WHERE EXISTS (SELECT 1 FROM ${sql.table(table)} r INDEXED BY ${index} WHERE ${listedCondition} AND r.id = m.id)`,
+      ),
+    };
+  // CROSS JOIN keeps the ids outside: a seek in the index per id, its time read there.
+  const order = sql.ref(`r.${counted.order}`);
+  const { rows: found } = await sql<{ id: number }>`SELECT m.id FROM (${ids}) m
+    CROSS JOIN ${sql.table(table)} r INDEXED BY ${index} ON ${listedCondition} AND r.id = m.id
+    ORDER BY ${order} DESC, m.id DESC`.execute(db);
+  return { total: found.length, ids: found.map((r) => r.id) };
+}
+
+/**
+ * The ids of a page (`direction` and `offset` as a plan's `ids` takes them) of matches listed
+ * newest first, as a SELECT of them.
+ */
+export function listedPage(
+  newestFirst: readonly number[],
+  direction: 'asc' | 'desc',
+  limit: number,
+  offset: number,
+) {
+  // Oldest first: the same slice counted from the older end.
+  const end = Math.max(0, newestFirst.length - offset);
+  const page =
+    direction === 'desc'
+      ? newestFirst.slice(offset, offset + limit)
+      : newestFirst.slice(Math.max(0, end - limit), end).reverse();
+  return sql`SELECT value AS id FROM json_each(${JSON.stringify(page)})`;
 }
 
 /**

@@ -19,10 +19,11 @@ import {
 } from './countPlan.ts';
 import {
   containingPairTotal,
+  listedPage,
   manyLocalOnly,
   readsFolds,
   splitsAtDomain,
-  surnamePairTotal,
+  surnamePairMatches,
   surnameRows,
 } from './emailDomains.ts';
 import { FOLDED_WITH, foldable, foldedFacts, foldedIds, foldedPairTotal } from './emailFolds.ts';
@@ -40,8 +41,16 @@ const ROWS_WORTH_A_FRAGMENT_WALK = 5_000;
 /** PostgreSQL: a filter of at most this many values is walked value by value, merged. */
 const MERGED_WALKS = 4;
 
-/** SQLite: a surname's rows are looked up under at most this many listed values (`surnamePairTotal`). */
+/** SQLite: a surname's rows are looked up under at most this many listed values (`surnamePairMatches`). */
 const PROBED_VALUES = 4;
+
+/**
+ * SQLite: a surname's matches beside listed values are read out whole (`surnamePairMatches`) up
+ * to this many of its rows, while the values hold at most half the list's rows, for a page at
+ * least LISTED_FROM_OFFSET deep.
+ */
+const MAX_LISTED_SURNAME_ROWS = 100_000;
+const LISTED_FROM_OFFSET = 1_000;
 
 /** A list's usual page size: what a walk is costed for. */
 const PAGE = 30;
@@ -106,7 +115,10 @@ export function pairPlan<Q extends object>(
     const all = sumOf(found.filter((v) => v.col === ''));
     const valuesOf = (c: string) => found.filter((v) => v.col === c && Number(v.n) > 0);
     const [xs, ys] = [valuesOf(x.rule.column), valuesOf(y.rule.column)];
+    const { page = 1, limit = PAGE } = query as { page?: number; limit?: number };
     let total = 0;
+    // SQLite, a surname beside values of many rows: its matches, newest first (`surnamePairMatches`).
+    let probedIds: number[] | undefined;
     const many = (testX && testY) || xs.length > MAX_PAIR_VALUES || ys.length > MAX_PAIR_VALUES;
     if (!many && testX !== testY && (testX ? ys : xs).length > 0) {
       // One fragment tested, the other filter listed: its pairs with the listed values, the
@@ -125,13 +137,15 @@ export function pairPlan<Q extends object>(
       const folded =
         foldable(dialect, tested.rule.column, tested.value) && FOLDED_WITH.includes(listedFilter.rule.column);
       // SQLite, a surname beside values of many rows (where the local-only addresses' pairs would
-      // be summed, below): its rows' ids looked up under the few listed values instead.
+      // be summed, below): its rows' ids looked up under the few listed values instead — and,
+      // where they are listed, the page taken from them too.
+      const surname =
+        !folded && sumOf(listedVals) > PAIR_SCAN_ROWS && listedValues.length <= PROBED_VALUES
+          ? await surnameRows(db, dialect, table, tested.rule.column, String(tested.value))
+          : undefined;
       const probed =
-        !folded &&
-        sumOf(listedVals) > PAIR_SCAN_ROWS &&
-        listedValues.length <= PROBED_VALUES &&
-        (await surnameRows(db, dialect, table, tested.rule.column, String(tested.value))) !== undefined
-          ? await surnamePairTotal(
+        surname !== undefined
+          ? await surnamePairMatches(
               db,
               table,
               tested.rule.column,
@@ -140,8 +154,19 @@ export function pairPlan<Q extends object>(
               listedFilter.rule.match === 'contains'
                 ? sql`r.${sql.ref(listedFilter.rule.column)} IN (${sql.join(listedValues)})`
                 : sql`r.${sql.ref(listedFilter.rule.column)} = ${listedFilter.rule.match === 'flag' ? (listedFilter.value ? 1 : 0) : listedFilter.value}`,
+              // The page comes from the matches too where a walk to a deep page would read
+              // again much of what they were found in ('reddy' with Cycle, page 100: 75–100 →
+              // 42–67 ms; 'kumar' with hard-coded false, 99 → 42). Not for a shallow page, which
+              // the walk reaches soon (page 1 of the latter: 31 ms, listed 42), nor where nearly
+              // every one of the surname's rows is a match: sorting them all cost more than the
+              // walk ('kumar' with ended: 38,924 of its 41,908 runs, 99 ms against a count of 47
+              // and a walk of 30).
+              surname <= MAX_LISTED_SURNAME_ROWS &&
+                2 * sumOf(listedVals) <= all &&
+                (page - 1) * limit >= LISTED_FROM_OFFSET,
             )
           : undefined;
+      probedIds = probed?.ids;
       // A surname ('kumar': ~25,000 addresses hold it before the '@') makes the local-only
       // addresses' pairs a join of thousands of them (110–170 ms at a million runs); the listed
       // values' own pairs, each tested, are fewer while those values hold few rows (Hyundai's
@@ -153,7 +178,7 @@ export function pairPlan<Q extends object>(
         splitsAtDomain(tested.rule.column, tested.value) &&
         (sumOf(listedVals) > PAIR_SCAN_ROWS ||
           !(await manyLocalOnly(db, dialect, table, tested.rule.column, String(tested.value))));
-      if (probed !== undefined) total = probed;
+      if (probed !== undefined) total = probed.total;
       else if (folded) {
         total = await foldedPairTotal(
           db,
@@ -350,7 +375,6 @@ export function pairPlan<Q extends object>(
     // walk): sorting reads every match's row (16,000 rows on 41,000 pages took 350 ms at a
     // million scans), walking the time index reads (offset + page) × all / total rows (page 1:
     // ~2,000, 10 ms). Walked while that is no more than the rarer filter's rows; deep pages sort.
-    const { page = 1, limit = PAGE } = query as { page?: number; limit?: number };
     const walkRows = total > 0 ? (page * limit * all) / total : Number.POSITIVE_INFINITY;
     // SQLite the same when a fragment is tested on the rows in the time-order index that holds
     // it: the walk tests it on index entries and reads the rows of its matches alone, where the
@@ -432,12 +456,16 @@ export function pairPlan<Q extends object>(
           surnameIds = await foldedIds(db, table, fragment.rule.column, String(fragment.value));
       }
     }
+    const listedIds = probedIds;
     const pageIds =
-      surnameIds !== undefined
-        ? walkedIds(sql`${sql.table(table)} a`, sql`a.id + 0 = ANY(${surnameIds}::int[])`)
-        : fragmentWalked
-          ? fragmentFirst
-          : ids;
+      listedIds !== undefined
+        ? (direction: 'asc' | 'desc', limit: number, offset: number) =>
+            listedPage(listedIds, direction, limit, offset)
+        : surnameIds !== undefined
+          ? walkedIds(sql`${sql.table(table)} a`, sql`a.id + 0 = ANY(${surnameIds}::int[])`)
+          : fragmentWalked
+            ? fragmentFirst
+            : ids;
     return {
       total,
       walk:
@@ -445,6 +473,7 @@ export function pairPlan<Q extends object>(
         driverCheap ||
         shallow ||
         surnameIds !== undefined ||
+        probedIds !== undefined ||
         (fragmentWalked && dialect === 'postgres'),
       where,
       ...(pageIds ? { ids: pageIds } : {}),
