@@ -45,6 +45,7 @@ export const OPERATION_CASES: { path: string; filters: string[] }[] = [
     path: '/api/users',
     filters: [
       'email=sharma',
+      'email=sharma1', // a surname and a digit: thousands of matches, no folded counter
       'plan=premium',
       'status=active',
       'created_from=2025-01-01',
@@ -55,6 +56,7 @@ export const OPERATION_CASES: { path: string; filters: string[] }[] = [
     path: '/api/ScanDetail',
     filters: [
       'email=joshi',
+      'email=joshi1', // a surname and a digit: thousands of matches, no folded counter
       'email=gmail', // a third of all rows: the worst case of a contains filter
       'make=toyota',
       'model=city',
@@ -70,6 +72,7 @@ export const OPERATION_CASES: { path: string; filters: string[] }[] = [
     path: '/api/SpecialFunctions',
     filters: [
       'email=kumar',
+      'email=kumar1',
       'make=hyundai',
       'module=ABS',
       'model=creta',
@@ -88,6 +91,7 @@ export const OPERATION_CASES: { path: string; filters: string[] }[] = [
     path: '/api/ActuationsDetail',
     filters: [
       'email=reddy',
+      'email=reddy2',
       'make=bmw',
       'model=x5',
       'input=sweep',

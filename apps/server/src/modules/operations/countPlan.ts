@@ -388,15 +388,37 @@ async function manyValues(
     walk,
     ...(days ? { days } : {}),
     ...(bucketIds ? { bucketIds } : {}),
-    where: (walkPlan: boolean) =>
+    where: (walkPlan: boolean, inTimeOrder = false) =>
       walkPlan
         ? rowTest(column, value, dialect)
         : dialect === 'postgres'
           ? null
-          : nocase.has(column)
-            ? sql<SqlBool>`${sql.ref(column)} COLLATE NOCASE IN (${values})`
-            : sql<SqlBool>`${sql.ref(column)} IN (${values})`,
+          : amongMatchedValues(table, column, values, inTimeOrder),
   };
+}
+
+/**
+ * SQLite: `column` is one of `values` (listed, or a sub-query of counter values), which a
+ * case-insensitive LIKE matched — so every case variant of a matched value is among them, and
+ * plain `IN` selects the same rows as `COLLATE NOCASE IN`. The latter is served by 001's NOCASE
+ * index of the column; matches sorted by the list's time (`inTimeOrder`) are found through a
+ * sortable column's own index instead (051: column, id, time), which gives each one's time
+ * without its row: 'x5''s 8,033 actuation runs, page 100, 26–37 ms through 001's index (a row
+ * looked up per match), 5 through 051's; 'kumar1''s 6,776 special-function runs (a fragment of
+ * more rows than are listed: a sub-query), page 1, 32. Not for a page sorted by another column,
+ * which only tests the ids the matches hold: there 001's index was the faster (Toyota by model,
+ * page 100: 28–37 ms, against 43–74).
+ */
+function amongMatchedValues(
+  table: CountedTableName,
+  column: string,
+  values: RawBuilder<unknown>,
+  inTimeOrder: boolean,
+): Expression<SqlBool> {
+  const sortable = (Object.values(COUNTED_LISTS[table].sort.columns) as string[]).includes(column);
+  return nocase.has(column) && !(inTimeOrder && sortable)
+    ? sql<SqlBool>`${sql.ref(column)} COLLATE NOCASE IN (${values})`
+    : sql<SqlBool>`${sql.ref(column)} IN (${values})`;
 }
 
 /** Sum day counts over at most this many matching values (else: the general path). */
@@ -433,7 +455,6 @@ export function plan(
   }
   const { rule, value } = filter;
   const column = rule.column;
-  const sortable = Object.values(COUNTED_LISTS[table].sort.columns) as string[];
   const byDay = (spec.byDay as readonly string[]).includes(column);
   const counted = byDay || (spec.totalsOnly as readonly string[]).includes(column);
 
@@ -491,15 +512,7 @@ export function plan(
         // summed over the matching values from the rows just read.
         ...(monthly && vals.length > 0 ? { days: async () => monthsOf(values) } : {}),
         // SQLite: the rows whose value is one of those counted, so rows and total agree exactly
-        // (the FTS path folds case differently from LIKE for non-ASCII letters). The NOCASE
-        // indexes of migration 001 serve `COLLATE NOCASE IN`; LIKE matched case-insensitively,
-        // so every case variant of a matched value is a matched value too, and plain `IN`
-        // selects the same rows. Matches sorted by the list's time are found through a sortable
-        // column's own index instead (051: column, id, time), which gives each one's time
-        // without its row: 'x5''s 8,033 actuation runs, page 100, 32–53 ms through 001's index
-        // (a row looked up per match), 7–10 through 051's. Not for a page sorted by another
-        // column, which only tests the ids the matches hold: there 001's index was the faster
-        // (Toyota by model, page 100: 28–37 ms, against 43–74).
+        // (the FTS path folds case differently from LIKE for non-ASCII letters).
         ...(rule.match === 'contains' && dialect === 'sqlite'
           ? {
               where: (walkPlan: boolean, inTimeOrder = false) =>
@@ -507,9 +520,7 @@ export function plan(
                   ? sql<SqlBool>`0`
                   : walkPlan
                     ? sql<SqlBool>`+${sql.ref(column)} IN (${valueList(vals)})`
-                    : nocase.has(column) && !(inTimeOrder && sortable.includes(column))
-                      ? sql<SqlBool>`${sql.ref(column)} COLLATE NOCASE IN (${valueList(vals)})`
-                      : sql<SqlBool>`${sql.ref(column)} IN (${valueList(vals)})`,
+                    : amongMatchedValues(table, column, valueList(vals), inTimeOrder),
             }
           : {}),
         // PostgreSQL, walking the time index: a hashed `= ANY` over the matched values costs a
