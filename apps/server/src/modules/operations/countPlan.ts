@@ -192,11 +192,31 @@ export async function matchesTooMany(
   // fewer: exact either way, as every plan is.
   const surname = await surnameRows(db, dialect, table, rule.column, String(value));
   if (surname !== undefined) return surname > MAX_PAIR_VALUES;
-  const [found] = await rows<{ n: unknown }>(
-    db,
-    sql`SELECT count(*) AS n FROM (${containingValues(dialect, table, rule.column, value, sql`1`, MAX_PAIR_VALUES + 1, true)}) s`,
+  return (await countedValuesContaining(db, dialect, table, rule.column, value)).length > MAX_PAIR_VALUES;
+}
+
+/**
+ * The counted values (holding rows) of `column` containing `value`, at most one more than are
+ * worth listing, without their months: whether there are too many (`matchesTooMany`), and the
+ * values when not — one read of the counters' trigram index, shared by the statements of a
+ * request, where they were counted and then read again (PostgreSQL, 'kumar1''s 4,216 addresses
+ * among special-function runs: 6.5 ms, then 9.6 with their months). Only values holding rows: a
+ * value whose rows all left it keeps its counter row at 0, and counting those could pass
+ * MAX_PAIR_VALUES for nothing.
+ */
+function countedValuesContaining(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: CountedTableName,
+  column: string,
+  value: unknown,
+): Promise<{ col: string; val: string; n: unknown }[]> {
+  return sharedRead(JSON.stringify(['countedValuesContaining', table, column, value]), () =>
+    rows(
+      db,
+      containingValues(dialect, table, column, value, sql`t.col, t.val, t.n`, MAX_PAIR_VALUES + 1, true),
+    ),
   );
-  return Number(found?.n ?? 0) > MAX_PAIR_VALUES;
 }
 
 /**
@@ -470,19 +490,13 @@ export function plan(
       let values: Counted[];
       let all: number;
       if (contains) {
-        // A frequent fragment is summed by the database instead (manyValues), told by counting at
+        // A frequent fragment is summed by the database instead (manyValues), told by reading at
         // most one value more than are worth listing, without their months ('joshi' among a
         // million app users: 6 ms, where reading 5,001 values with their months took 27); a
-        // rare one is read whole, as before.
+        // rare one's values are those read, their months read when a deep page needs them.
         if (await matchesTooMany(db, dialect, table, rule, value))
           return manyValues(db, dialect, table, column, value);
-        // Counted values only, as matchesTooMany counted them: a value whose rows all left it keeps
-        // its counter row at 0, and reading those too could pass MAX_PAIR_VALUES for nothing (a
-        // surname just under it after writes read 5,001 counters, 28 ms, then summed them anyway).
-        values = await rows<Counted>(
-          db,
-          containingValues(dialect, table, column, value, selected, MAX_PAIR_VALUES + 1, true),
-        );
+        values = await countedValuesContaining(db, dialect, table, column, value);
         if (values.length > MAX_PAIR_VALUES) return manyValues(db, dialect, table, column, value);
         all = await tableTotal(db, table);
       } else {
@@ -509,8 +523,20 @@ export function plan(
             }
           : {}),
         // Columns of many values carry their rows per month (migration 007): buckets of a month,
-        // summed over the matching values from the rows just read.
-        ...(monthly && vals.length > 0 ? { days: async () => monthsOf(values) } : {}),
+        // summed over the matching values (a fragment's read when a page asks for them).
+        ...(monthly && vals.length > 0
+          ? {
+              days: async () =>
+                monthsOf(
+                  contains
+                    ? await rows<{ months: unknown }>(
+                        db,
+                        sql`SELECT months FROM list_totals WHERE tbl = ${table} AND col = ${column} AND val ${dialect === 'postgres' ? sql`= ANY(${vals})` : sql`IN (${valueList(vals)})`}`,
+                      )
+                    : values,
+                ),
+            }
+          : {}),
         // SQLite: the rows whose value is one of those counted, so rows and total agree exactly
         // (the FTS path folds case differently from LIKE for non-ASCII letters).
         ...(rule.match === 'contains' && dialect === 'sqlite'
