@@ -5,7 +5,13 @@ import { trigramMatchIds, trigramPhrase, usesTrigramIndex } from '../../lib/filt
 import { sharedRead } from '../../lib/sharedReads.ts';
 import { likePattern } from '../../lib/sql.ts';
 import { foldable, foldedEndedBefore, foldedFacts, foldedMonthRows } from './emailFolds.ts';
-import { COUNTED_LISTS, type CountedTableName, EMAIL_COLUMNS, SEARCH_TABLES } from './lists.ts';
+import {
+  COUNTED_LISTS,
+  type CountedTableName,
+  EMAIL_COLUMNS,
+  SEARCH_TABLES,
+  sortIndexSqlite,
+} from './lists.ts';
 
 /**
  * Exact totals of a contains filter on an e-mail column that matches a large part of the
@@ -150,13 +156,12 @@ export async function surnamePairMatches(
   listedCondition: RawBuilder<unknown>,
   readIds: boolean,
 ): Promise<{ total: number; ids?: number[] } | undefined> {
-  const { sort, counted } = COUNTED_LISTS[table];
-  if (!(Object.values(sort.columns) as string[]).includes(listed) || listed === counted.order)
-    return undefined;
+  const { counted } = COUNTED_LISTS[table];
+  const indexName = sortIndexSqlite(table, listed);
+  if (indexName === undefined) return undefined;
   const ids = trigramMatchIds(table, SEARCH_TABLES[table], column, fragment);
   if (!ids) return undefined;
-  // 048's "ended" index holds the end time after the id (051: then the time); the others are 030's names.
-  const index = sql.id(`${table}_sort_${listed === 'scan_ended' ? 'scan_ended_end' : listed}`);
+  const index = sql.id(indexName);
   if (!readIds)
     return {
       total: await sumOf(

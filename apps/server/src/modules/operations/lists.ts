@@ -341,3 +341,15 @@ export function countedColumnsOf(table: CountedTableName): readonly string[] {
  */
 export const heldByTimeIndex = (table: CountedTableName): readonly string[] =>
   (COUNTED_LISTS[table].counted.totalsOnly as readonly string[]).filter((c) => !c.endsWith('_id'));
+
+/**
+ * SQLite: the sort index of `column` (051's (column, id, carried…): 030's names, 048's "ended"
+ * index for the flag), or undefined where the column is the list's time or not sortable. A seek
+ * of (value, id) in it tests a row's value without reading the row.
+ */
+export function sortIndexSqlite(table: CountedTableName, column: string): string | undefined {
+  const { sort, counted } = COUNTED_LISTS[table];
+  if (!(Object.values(sort.columns) as string[]).includes(column) || column === counted.order)
+    return undefined;
+  return `${table}_sort_${column === 'scan_ended' ? 'scan_ended_end' : column}`;
+}

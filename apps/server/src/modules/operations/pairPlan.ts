@@ -27,7 +27,13 @@ import {
   surnameRows,
 } from './emailDomains.ts';
 import { FOLDED_WITH, foldable, foldedFacts, foldedIds, foldedPairTotal } from './emailFolds.ts';
-import { COUNTED_LISTS, type CountedTableName, countedColumnsOf, heldByTimeIndex } from './lists.ts';
+import {
+  COUNTED_LISTS,
+  type CountedTableName,
+  countedColumnsOf,
+  heldByTimeIndex,
+  sortIndexSqlite,
+} from './lists.ts';
 
 /**
  * PostgreSQL: index entries of the time-order index tested for a fragment per table row looked
@@ -307,9 +313,11 @@ export function pairPlan<Q extends object>(
     const rarerRows = testX ? sumOf(ys) : testY ? sumOf(xs) : Math.min(sumOf(xs), sumOf(ys));
     const driverCheap = driver !== undefined && total > 0 && (PAGE * driverRows) / total <= rarerRows;
     // SQLite, walking the driver's (value, time) index: the other filter is tested in its own
-    // index — the table joined to itself on the id, a (value, rowid) seek per row, no row read.
-    // Page 100 of Toyota's Generic scans steps over ~30,000 Toyota scans: 200 ms of row reads at
-    // a million scans, ~20 ms of seeks.
+    // index — the table joined to itself on the id, a (value, id) seek per row in the column's
+    // sort index, no row read. Page 100 of Toyota's Generic scans steps over ~30,000 Toyota
+    // scans: 200 ms of row reads at a million scans, ~20 ms of seeks. Named (INDEXED BY): since
+    // 051 gave those indexes an explicit id, SQLite looked the table row up by its id instead
+    // (Toyota with app 3.5, page 100: 112 ms at a million scans, 134 at three; named, ~20).
     const other = driver === x.rule.column ? y : x;
     const otherVals = other === x ? xv : yv;
     const driverValues = driver === x.rule.column ? xv : yv;
@@ -331,7 +339,15 @@ export function pairPlan<Q extends object>(
         other.rule.match === 'contains'
           ? sql`${tested} IN (${valueList(otherVals)})`
           : sql`${tested} = ${other.rule.match === 'flag' ? (other.value ? 1 : 0) : other.value}`;
-      return sql`JOIN ${sql.table(table)} b ON b.id = a.id AND ${test}`;
+      // Not for several values, a seek each where the row is one lookup ('x5''s models beside
+      // Horn, page 1: 5 → 10 ms named); nor for the ended flag, whose own index of 001 (the flag,
+      // the rowid) is narrower than its sort index, and which SQLite seeks unasked (its diesel
+      // runs, page 100: 11 ms; named, 19).
+      const index =
+        other.rule.column === 'scan_ended' || otherVals.length > 1
+          ? undefined
+          : sortIndexSqlite(table, other.rule.column);
+      return sql`CROSS JOIN ${sql.table(table)} b${index ? sql` INDEXED BY ${sql.id(index)}` : sql``} ON b.id = a.id AND ${test}`;
     };
     // PostgreSQL: the other filter tested on the driver's own entries (025's scans indexes carry
     // the other counted columns of few values: the walk reads the index alone). Written plainly,
