@@ -1,13 +1,21 @@
 import type { SortQuery } from '@obd/contract';
-import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { type FilterRules, usesTrigramIndex, whereFilters } from '../../lib/filters.ts';
+import { type FilterRule, type FilterRules, usesTrigramIndex, whereFilters } from '../../lib/filters.ts';
 import { fetchPage, type Page } from '../../lib/list.ts';
 import { withSharedReads } from '../../lib/sharedReads.ts';
 import { resolveSort, type SortShape } from '../../lib/sort.ts';
 import { inIndexOrder } from '../../lib/sql.ts';
-import { findsByTrigrams, matchCount, plan, singleFilter, tableTotal } from './countPlan.ts';
+import { findsByTrigrams, matchCount, plan, singleFilter, tableTotal, WALK_SHARE } from './countPlan.ts';
+import { heldByDomain, splitsAtDomain } from './emailDomains.ts';
 import { COUNTED_LISTS, type CountedTableName } from './lists.ts';
 import { sortedPage } from './sortedList.ts';
 import { twoFilterPlan } from './twoFilters.ts';
@@ -81,6 +89,10 @@ async function countedPageOf<T extends CountedTableName, Q extends { page: numbe
   const filter = singleFilter(rules, query);
   const offset = (query.page - 1) * query.limit;
   const order = COUNTED_LISTS[table].counted.order;
+  if (offset === 0 && filter && (await localDigitFragment(db, dialect, table, filter.rule, filter.value))) {
+    const first = await rareMatchesFirstPage(db, table, base, ruleWhere, select, query.limit);
+    if (first) return first;
+  }
   // Two filters together (`twoFilters.ts`): the pair counters, an end or a start bound with a
   // counted value, a fault code since a date.
   const planned =
@@ -288,6 +300,62 @@ async function countedPageOf<T extends CountedTableName, Q extends { page: numbe
     return { rows: (await pageOf('asc', end - offset, p.total - end)) as R[], total: p.total };
   }
   return { rows: (await pageOf('desc', query.limit, skip)) as R[], total: p.total };
+}
+
+/**
+ * PostgreSQL: an e-mail fragment with a digit ('joshi1'), which no folded counter holds, found
+ * in local parts alone (no '@', in no domain): its total is the sum of the counters of every
+ * address holding it (~4,200 for 'joshi1', each a heap row of `list_totals`: 8 ms warm, twice
+ * that cold), and its page 1, when it holds few rows, its matches found through the table's
+ * trigram index and sorted (6,669 heap rows). Not a fragment of a domain ('r1@gmail.com',
+ * '1@g'): its trigrams are in most addresses, where its few counted addresses are found soon.
+ */
+async function localDigitFragment(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: CountedTableName,
+  rule: FilterRule,
+  value: unknown,
+): Promise<boolean> {
+  return (
+    dialect === 'postgres' &&
+    rule.match === 'contains' &&
+    /[0-9]/.test(String(value)) &&
+    splitsAtDomain(rule.column, value) &&
+    !(await heldByDomain(db, dialect, table, rule.column, value))
+  );
+}
+
+/**
+ * Page 1 and the exact total from one pass over the matches, while they are fewer than
+ * WALK_SHARE of the rows, where the plan would sort them too: the matches' ids and times read
+ * once (at most that share and one more), counted, and the newest page taken — no counter read.
+ * Undefined past that share (the plan walks the time index instead: the read is lost, at most
+ * a fiftieth of the table's rows). 'joshi1' at a million scans: 24 → 14 ms warm.
+ */
+async function rareMatchesFirstPage<T extends CountedTableName, R>(
+  db: Kysely<Database>,
+  table: T,
+  base: () => SelectQueryBuilder<Database, T, object>,
+  where: (eb: ExpressionBuilder<Database, T>) => Expression<SqlBool>,
+  select: (q: SelectQueryBuilder<Database, T, object>) => SelectQueryBuilder<Database, T, R>,
+  limit: number,
+): Promise<Page<R> | undefined> {
+  const cap = Math.ceil(WALK_SHARE * (await tableTotal(db, table)));
+  const matches = base()
+    .where(where)
+    .select([sql.ref<number>('id').as('id'), sql.ref<string>(COUNTED_LISTS[table].counted.order).as('t')])
+    .limit(cap + 1);
+  const found = await sql<{ id: number; total: unknown }>`WITH m AS MATERIALIZED (${matches})
+    SELECT id, (SELECT count(*) FROM m) AS total FROM m ORDER BY t DESC, id DESC LIMIT ${limit}`.execute(db);
+  const total = Number(found.rows[0]?.total ?? 0);
+  if (total > cap) return undefined;
+  const ids = found.rows.map((r) => r.id);
+  const rows =
+    ids.length === 0
+      ? []
+      : await select(base().where((eb) => eb(sql.ref<number>('id'), 'in', ids))).execute();
+  return { rows: rows as R[], total };
 }
 
 /**
