@@ -99,10 +99,9 @@ export async function fragmentSortedIds(
   if (ids) return ids;
   // The matches materialised with the sorted column, then sorted: no sort index can tempt the
   // planner into walking it for a few thousand matches.
-  const nulls = sort.nullable ? sql.raw(sort.order === 'asc' ? ' NULLS FIRST' : ' NULLS LAST') : sql``;
   const sortedMatches = (where: RawBuilder<unknown> | Expression<SqlBool>) =>
     sql<number>`(WITH m AS MATERIALIZED (SELECT u.id, ${sql.ref(sort.column)} AS sort_value FROM app_users u WHERE ${where})
-      SELECT id FROM m ORDER BY sort_value ${direction}${nulls}, id ${direction} LIMIT ${query.limit} OFFSET ${offset})`;
+      SELECT id FROM m ORDER BY ${byMaterialisedValue(sort)} LIMIT ${query.limit} OFFSET ${offset})`;
   const eb = expressionBuilder<UsersDb, 'u'>();
   if (folded) {
     // The matches from 047's index alone — one range per folded address, each entry carrying the
@@ -138,6 +137,16 @@ export async function fragmentSortedIds(
   // otherwise walk testing each id (the walk above, unbounded).
   return sql<number>`(SELECT u.id FROM app_users u WHERE u.id IN (${matches.ids})
     ORDER BY +${sql.ref(sort.column)} ${direction}, u.id ${direction} LIMIT ${query.limit} OFFSET ${offset})`;
+}
+
+/**
+ * PostgreSQL: the order of matches materialised as (id, sort_value), the sorted column's value
+ * as the list sorts it (its nulls where `sortModifiers` puts them), then the id.
+ */
+export function byMaterialisedValue(sort: ResolvedSort): RawBuilder<unknown> {
+  const direction = sql.raw(sort.order);
+  const nulls = sort.nullable ? sql.raw(sort.order === 'asc' ? ' NULLS FIRST' : ' NULLS LAST') : sql``;
+  return sql`sort_value ${direction}${nulls}, id ${direction}`;
 }
 
 /** An e-mail fragment its trigram index finds, held by fewer than WALK_SHARE of the users. */
