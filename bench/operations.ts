@@ -58,6 +58,7 @@ export const OPERATION_CASES: { path: string; filters: string[] }[] = [
       'email=joshi',
       'email=joshi1', // a surname and a digit: thousands of matches, no folded counter
       'email=gmail', // a third of all rows: the worst case of a contains filter
+      'email=vikram_joshi267%40gmail.com', // a pasted address: '_' is LIKE's wildcard, a plain character here
       'make=toyota',
       'model=city',
       'license_plate=MH%2012',
