@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, signedIn, type TestContext } from './helpers.ts';
 import { insertScan, insertSpecialFunction } from './operationsFactories.ts';
-import { expectScanPages } from './scanPages.ts';
+import { expectListPages, expectScanPages } from './scanPages.ts';
 import { expectedOrder } from './sortOrder.ts';
 
 /**
@@ -196,6 +196,46 @@ describe.each(DIALECTS)('filters with an end bound on %s', { timeout: 180_000 },
           expect(seen, `${filter} by vin ${order}, ${limit} a page`).toEqual(expected);
         }
       }
+  });
+
+  it('pages special-function runs of one value with a flag, walked in the index of the value', async () => {
+    // Over 30 matches of one make: the make's (value, time) index is walked, the flag tested on
+    // each entry (PostgreSQL: as `= ANY` of one, so that the flag's own index is not walked).
+    const runs: { id: number; make: string; ended: boolean; hardCoded: boolean; start: string }[] = [];
+    for (let i = 0; i < 120; i += 1) {
+      const run = {
+        make: i % 12 < 7 ? 'Tata' : 'Skoda',
+        ended: i % 10 !== 3,
+        hardCoded: i % 3 === 0,
+        start: new Date(Date.UTC(2025, 5, 1 + (i % 20), i % 24)).toISOString(),
+      };
+      const id = await insertSpecialFunction(t.db, {
+        make: run.make,
+        scan_ended: run.ended,
+        hard_coded: run.hardCoded,
+        scan_start_time: run.start,
+      });
+      runs.push({ ...run, id });
+    }
+    const newestFirst = (a: (typeof runs)[number], b: (typeof runs)[number]) =>
+      a.start === b.start ? b.id - a.id : a.start < b.start ? 1 : -1;
+    for (const [filter, keep] of [
+      ['make=tata&scan_ended=true', (r: (typeof runs)[number]) => r.make === 'Tata' && r.ended],
+      ['make=tata&scan_ended=false', (r: (typeof runs)[number]) => r.make === 'Tata' && !r.ended],
+      ['make=tata&hard_coded=true', (r: (typeof runs)[number]) => r.make === 'Tata' && r.hardCoded],
+      ['scan_ended=true&hard_coded=false', (r: (typeof runs)[number]) => r.ended && !r.hardCoded],
+    ] as const)
+      await expectListPages(
+        t.app,
+        headers,
+        { path: '/api/SpecialFunctions', key: 'scans' },
+        filter,
+        runs
+          .filter(keep)
+          .sort(newestFirst)
+          .map((r) => r.id),
+        [7, 30],
+      );
   });
 
   it('totals special-function runs by a value or a start bound with an end bound', async () => {

@@ -354,13 +354,16 @@ export function pairPlan<Q extends object>(
     // so the planner estimates the matches from its statistics: an expression it cannot estimate
     // ('gmail' as `(email || '') ILIKE`: 128 rows for 26,597) made the page look like reading
     // every entry, and it chose a bitmap scan and a sort (1.2 s) or parallel workers (+10 ms).
+    // A value as `= ANY` of one: estimated as `=` is, but not a constant to PostgreSQL, so the
+    // other filter's own (value, time) index cannot give the order too — it walked that instead
+    // when its rows lay in heap order (module ABS with ended runs, page 100: ended's index,
+    // ~28,000 rows tested for the module, 73 ms; ABS's, 3).
     const tested = (): RawBuilder<unknown> => {
       const column = sql.ref(other.rule.column);
       if (rowTested(other)) return sql`${column} ILIKE ${likePattern(String(other.value))} ESCAPE '\\'`;
       if (otherVals.length === 0) return sql`1 = 0`;
-      if (other.rule.match === 'contains')
-        return otherVals.length === 1 ? sql`${column} = ${otherVals[0]}` : sql`${column} = ANY(${otherVals})`;
-      return sql`${column} = ${other.rule.match === 'flag' ? (other.value ? 1 : 0) : other.value}`;
+      if (other.rule.match === 'contains') return sql`${column} = ANY(${otherVals})`;
+      return sql`${column} = ANY(${[other.rule.match === 'flag' ? (other.value ? 1 : 0) : other.value]})`;
     };
     // The driver's values walked in time order through their (value, time) indexes — SQLite
     // joined to the other filter's index, PostgreSQL testing it on the walked entries: one value's
