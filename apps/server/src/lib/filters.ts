@@ -55,6 +55,11 @@ const TESTED = {
   atMost: '<=',
 } as const;
 
+/** SQLite: the rowids (as `id`) of the rows whose `column` its FTS5 trigram table finds `fragment` in: a superset. */
+export function trigramCandidates(searchTable: string, column: string, fragment: string) {
+  return sql`SELECT rowid AS id FROM ${sql.table(searchTable)} s WHERE ${trigramPhrase(`s.${column}`, fragment)}`;
+}
+
 function trigramSearch(searchTable: string, column: string, fragment: string) {
   // A column of an aliased table ('u.email'): the search table names it alone, the id is the alias's.
   const dot = column.lastIndexOf('.');

@@ -14,16 +14,20 @@ export async function fetchPage<DB, TB extends keyof DB, Row>(
   filtered: SelectQueryBuilder<DB, TB, object>,
   select: (q: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, Row>,
   paging: { page: number; limit: number },
+  /** The same total by a cheaper statement than COUNT over `filtered`, where the caller has one. */
+  counted?: () => Promise<number>,
 ): Promise<Page<Row>> {
   const offset = (paging.page - 1) * paging.limit;
   const count = async () =>
-    Number(
-      (
-        (await filtered.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow()) as {
-          total: number | string | bigint;
-        }
-      ).total,
-    );
+    counted
+      ? await counted()
+      : Number(
+          (
+            (await filtered.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow()) as {
+              total: number | string | bigint;
+            }
+          ).total,
+        );
   const page = () => select(filtered).limit(paging.limit).offset(offset).execute();
   if (offset > 0) {
     // A page past the end is empty: count first and skip a query that would only step over
