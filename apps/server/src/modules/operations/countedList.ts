@@ -332,21 +332,18 @@ function amongCandidates<T extends CountedTableName, Q extends object>(
   filtered: SelectQueryBuilder<Database, T, object>,
 ): (() => Promise<number>) | undefined {
   const active = activeRules(rules, query);
-  const found = active.find(
+  if (active.length < 2) return undefined;
+  const searched = active.find(
     ([param, rule]) =>
       rule.match === 'contains' &&
       rule.searchTable !== undefined &&
       !countedColumnsOf(table).includes(rule.column) &&
       usesTrigramIndex(String((query as Record<string, unknown>)[param])),
   );
-  if (active.length < 2 || !found) return undefined;
-  const [param, rule] = found;
-  if (rule.match !== 'contains' || rule.searchTable === undefined) return undefined;
-  const candidates = trigramCandidates(
-    rule.searchTable,
-    rule.column,
-    String((query as Record<string, unknown>)[param]),
-  );
+  const [param, rule] = searched ?? [];
+  if (!param || rule?.match !== 'contains' || rule.searchTable === undefined) return undefined;
+  const fragment = String((query as Record<string, unknown>)[param]);
+  const candidates = trigramCandidates(rule.searchTable, rule.column, fragment);
   const matching = filtered
     .select(sql.lit(1).as('one'))
     .where((eb) => eb(sql.ref('id'), '=', sql.ref('m.id')));
