@@ -162,6 +162,40 @@ describe.each(DIALECTS)('counted activity lists on %s', (dialect) => {
       'make=hond&scan_start_time=2025-06-01',
       (s) => lower(s.make).includes('hond') && s.scan_start_time >= '2025-06-01',
     ],
+    // Three filters or more on SQLite: the one of the fewest rows left to its index, the others
+    // tested on its rows (`valuesWhere.ts`) — an exact value, a counted one, a start bound or a
+    // rare value driving.
+    [
+      'country_id=44&type=obd&scan_start_time=2025-05-04T10:00:00Z',
+      (s) =>
+        s.country_id === 44 &&
+        lower(s.type).includes('obd') &&
+        s.scan_start_time >= '2025-05-04T10:00:00.000Z',
+    ],
+    [
+      'make=tata&country_id=91&scan_start_time=2025-06-01',
+      (s) => lower(s.make).includes('tata') && s.country_id === 91 && s.scan_start_time >= '2025-06-01',
+    ],
+    [
+      'email=ravi&make=hond&country_id=44',
+      (s) => lower(s.email).includes('ravi') && lower(s.make).includes('hond') && s.country_id === 44,
+    ],
+    [
+      'email=zed9&make=tata&scan_start_time=2025-05-01',
+      (s) =>
+        lower(s.email).includes('zed9') &&
+        lower(s.make).includes('tata') &&
+        s.scan_start_time >= '2025-05-01',
+    ],
+    [
+      'make=a&type=generic&scan_start_time=2025-05-02&scan_end_time=2025-06-06',
+      (s) =>
+        lower(s.make).includes('a') &&
+        lower(s.type).includes('generic') &&
+        s.scan_start_time >= '2025-05-02' &&
+        s.scan_end_time !== null &&
+        s.scan_end_time <= '2025-06-06T23:59:59.999Z',
+    ],
     // An exact value since a time (PostgreSQL: its days after the bound's, its rows of that day
     // from the bound on, its pages walked in its (value, time) index: `startPlan.ts` exactSince),
     // the bound within a day holding its rows on both sides, on one of its rows' time, and on
