@@ -188,6 +188,14 @@ describe.each(DIALECTS)('counted activity lists on %s', (dialect) => {
         s.scan_start_time >= '2025-05-01',
     ],
     [
+      'make=hond&country_id=44&scan_end_time=2025-05-06',
+      (s) =>
+        lower(s.make).includes('hond') &&
+        s.country_id === 44 &&
+        s.scan_end_time !== null &&
+        s.scan_end_time <= '2025-05-06T23:59:59.999Z',
+    ],
+    [
       'make=a&type=generic&scan_start_time=2025-05-02&scan_end_time=2025-06-06',
       (s) =>
         lower(s.make).includes('a') &&

@@ -9,11 +9,26 @@ import {
   matchesTooMany,
   rows,
   rowTest,
+  tableTotal,
   valueCounts,
   valueList,
   WALK_SHARE,
 } from './countPlan.ts';
+import { dayAboveEndsBy } from './endPlan.ts';
 import { COUNTED_LISTS, type CountedTableName, countedColumnsOf } from './lists.ts';
+
+/**
+ * Filters as the general path writes them (`countedValuesWhere`); `drives`: read through the index
+ * of the one of the fewest rows (`postgresFewestDrive`), not found through a trigram index.
+ */
+export interface ValuesWhere {
+  where: (eb: ExpressionBuilder<Database, CountedTableName>) => Expression<SqlBool>;
+  /**
+   * The rows of the filter whose index is read (the matches are among them), and whether that
+   * index holds them in time order (a value's (value, time) index, the time's own).
+   */
+  drives?: { rows: number; inTimeOrder: boolean };
+}
 
 /**
  * SQLite, filters the counters cannot total together (three or more, a date with a value…): each
@@ -30,11 +45,13 @@ export async function countedValuesWhere<Q extends object>(
   table: CountedTableName,
   rules: FilterRules<Q>,
   query: Q,
-): Promise<((eb: ExpressionBuilder<Database, CountedTableName>) => Expression<SqlBool>) | undefined> {
-  if (dialect !== 'sqlite')
-    return (
-      (await postgresShortFragments(db, table, rules, query)) ?? postgresThroughUncounted(table, rules, query)
-    );
+): Promise<ValuesWhere | undefined> {
+  if (dialect !== 'sqlite') {
+    const where =
+      (await postgresShortFragments(db, table, rules, query)) ??
+      postgresThroughUncounted(table, rules, query);
+    return where ? { where } : postgresFewestDrive(db, table, rules, query);
+  }
   const spec = COUNTED_LISTS[table].counted;
   const countedColumns = countedColumnsOf(table);
   const active = activeRules(rules, query);
@@ -122,7 +139,7 @@ export async function countedValuesWhere<Q extends object>(
         !isCounted(rule) && !isEnd(rule) && !isStart(rule) && !offIndexExacts.some(([, r]) => r === rule),
     ),
   ) as FilterRules<Q>;
-  return (eb) =>
+  const where = (eb: ExpressionBuilder<Database, CountedTableName>) =>
     eb.and([
       whereFilters(eb, dialect, others, query),
       ...starts.map(
@@ -144,6 +161,7 @@ export async function countedValuesWhere<Q extends object>(
           : sql<SqlBool>`+${sql.ref(rule.column)} IN (${valueList(vals)})`;
       }),
     ]);
+  return { where };
 }
 
 /**
@@ -262,6 +280,156 @@ async function rowsSince(
   const [found] = await rows<{ n: unknown }>(
     db,
     sql`SELECT coalesce(sum(n), 0) AS n FROM list_days WHERE tbl = ${table} AND col = ${column} AND val IN (${valueList(values)}) AND day >= ${day}`,
+  );
+  return Number(found?.n ?? 0);
+}
+
+/**
+ * PostgreSQL, three filters or more on counted columns, exact values and a start bound: the one
+ * the counters say holds the fewest rows is read through its index, the others written so that no
+ * index serves them and tested on its entries. PostgreSQL ANDed the bitmaps of every broad one
+ * instead ('gmail', 'generic' and country 91: 331,619, 199,523 and 542,856 entries, then 88,000
+ * heap pages rechecked, 1.4 s), or walked the end bound's index testing 770,000 entries. The
+ * (value, time, id) indexes carry the other counted columns and the end: a value's rows are
+ * tested there without a heap visit. With a start bound a value's rows are its rows since the
+ * bound's day (the day counters), read as one range of that index. `drives`: the filters are
+ * read so, not through a trigram index, and the driver's rows. Undefined below three filters.
+ */
+async function postgresFewestDrive<Q extends object>(
+  db: Kysely<Database>,
+  table: CountedTableName,
+  rules: FilterRules<Q>,
+  query: Q,
+): Promise<ValuesWhere | undefined> {
+  const spec = COUNTED_LISTS[table].counted;
+  const countedColumns = countedColumnsOf(table);
+  const active = activeRules(rules, query);
+  if (active.length < 3) return undefined;
+  const paramValue = (param: string) => (query as Filters)[param];
+  const fragments = active.filter(
+    ([, rule]) => rule.match === 'contains' && countedColumns.includes(rule.column),
+  );
+  const exacts = active.filter(([, rule]) => rule.match === 'exact' && countedColumns.includes(rule.column));
+  const rowTested = new Set<string>();
+  for (const [param, rule] of fragments)
+    if (await matchesTooMany(db, 'postgres', table, rule, paramValue(param))) rowTested.add(rule.column);
+  const listed = fragments.filter(([, rule]) => !rowTested.has(rule.column));
+  const found = await valueCounts(db, table, [
+    ...listed.map(([param, rule]) => ({
+      column: rule.column,
+      matching: sql`n > 0 AND val ILIKE ${likePattern(String(paramValue(param)))} ESCAPE '\\'`,
+    })),
+    ...exacts.map(([param, rule]) => ({
+      column: rule.column,
+      matching: sql`val = ${String(paramValue(param))}`,
+    })),
+  ]);
+  const valuesOf = (column: string) => found.filter((v) => v.col === column).map((v) => v.val);
+  for (const [, rule] of listed)
+    if (valuesOf(rule.column).length > MAX_PAIR_VALUES) rowTested.add(rule.column);
+  const startBound = active.find(([, rule]) => rule.column === spec.order && rule.match === 'atLeast');
+  const since = startBound ? String(paramValue(startBound[0])).slice(0, 10) : undefined;
+  const timed = (column: string) => (spec.byDay as readonly string[]).includes(column);
+  const candidates: { column: string; rows: number }[] = [];
+  for (const [, rule] of [...listed, ...exacts].filter(([, r]) => !rowTested.has(r.column))) {
+    const values = valuesOf(rule.column);
+    candidates.push({
+      column: rule.column,
+      rows:
+        since && timed(rule.column)
+          ? await rowsSince(db, table, rule.column, values, since)
+          : found.filter((v) => v.col === rule.column).reduce((sum, v) => sum + Number(v.n), 0),
+    });
+  }
+  if (since) candidates.push({ column: spec.order, rows: await rowsSince(db, table, '', [''], since) });
+  // A fault code's scans (`scan_dtcs`, counted per month and day by 011's overview counters).
+  const code = active.find(([, rule]) => rule.match === 'reportedCode');
+  if (code)
+    candidates.push({ column: code[1].column, rows: await codeRows(db, String(paramValue(code[0])), since) });
+  const driver = candidates.reduce<(typeof candidates)[number] | undefined>(
+    (best, c) => (best === undefined || c.rows < best.rows ? c : best),
+    undefined,
+  )?.column;
+  if (driver === undefined) return undefined;
+  // Other values of few rows keep their indexes too: ANDed with the driver's, they leave few heap
+  // rows to test where its own rows would all be read ('gmail' with Toyota and version 3.5:
+  // 50,513 Toyota rows, 3,800 of them 3.5).
+  const all = await tableTotal(db, table);
+  const onIndex = new Set(
+    candidates.filter((c) => c.column === driver || c.rows < FEW_ROWS_SHARE * all).map((c) => c.column),
+  );
+  // The bound rides with a value's time in its (value, time) index; beside another it is tested.
+  const boundOnIndex = driver === spec.order || timed(driver);
+  const written = new Set<string>();
+  const conditions: Expression<SqlBool>[] = [];
+  // Every row ending by an end bound starts before the day `dayAboveEndsBy` finds (whatever its
+  // end): the walk of the driver's time starts there, not at the newest rows, which all end after
+  // the bound ('generic' in country 91 ending by March, page 1: 33,000 rows passed, 297 ms).
+  const endBound = active.find(
+    ([, rule]) => 'end' in spec && rule.column === spec.end && rule.match === 'atMost',
+  );
+  const above = endBound
+    ? await dayAboveEndsBy(db, table, String(paramValue(endBound[0])).slice(0, 10))
+    : undefined;
+  if (above !== undefined)
+    conditions.push(
+      boundOnIndex
+        ? sql<SqlBool>`${sql.ref(spec.order)} < ${above}`
+        : sql<SqlBool>`(${sql.ref(spec.order)} || '') < ${above}`,
+    );
+  for (const [param, rule] of active) {
+    const column = sql.ref(rule.column);
+    const value = paramValue(param);
+    if (rule.column === spec.order && rule.match === 'atLeast') {
+      conditions.push(
+        boundOnIndex ? sql<SqlBool>`${column} >= ${value}` : sql<SqlBool>`(${column} || '') >= ${value}`,
+      );
+    } else if ('end' in spec && rule.column === spec.end && rule.match === 'atMost') {
+      conditions.push(sql<SqlBool>`(${column} || '') <= ${value}`);
+    } else if (rowTested.has(rule.column) && rule.match === 'contains') {
+      conditions.push(rowTest(rule.column, value, 'postgres'));
+    } else if (exacts.some(([p]) => p === param)) {
+      conditions.push(
+        onIndex.has(rule.column)
+          ? sql<SqlBool>`${column} = ${value}`
+          : sql<SqlBool>`${column}::text = ${String(value)}`,
+      );
+    } else if (listed.some(([p]) => p === param)) {
+      const values = valuesOf(rule.column);
+      // One value as `=`: its index then gives the time order (`= ANY` does not, before 17).
+      conditions.push(
+        values.length === 0
+          ? sql<SqlBool>`false`
+          : !onIndex.has(rule.column)
+            ? sql<SqlBool>`(${column} || '') = ANY(${values})`
+            : values.length === 1
+              ? sql<SqlBool>`${column} = ${values[0]}`
+              : sql<SqlBool>`${column} = ANY(${values})`,
+      );
+    } else continue;
+    written.add(param);
+  }
+  const others = Object.fromEntries(active.filter(([param]) => !written.has(param))) as FilterRules<Q>;
+  return {
+    drives: { rows: candidates.find((c) => c.column === driver)?.rows ?? all, inTimeOrder: boundOnIndex },
+    where: (eb) => eb.and([whereFilters(eb, 'postgres', others, query), ...conditions]),
+  };
+}
+
+/**
+ * Of three filters or more on PostgreSQL, a value in under this share of the rows keeps its index
+ * beside the driver's (`postgresFewestDrive`).
+ */
+const FEW_ROWS_SHARE = 0.1;
+
+/** The scans reporting fault code `code` (since `day`), from 011's overview counters. */
+async function codeRows(db: Kysely<Database>, code: string, day: string | undefined): Promise<number> {
+  const key = code.trim().toUpperCase();
+  const [found] = await rows<{ n: unknown }>(
+    db,
+    day
+      ? sql`SELECT coalesce(sum(n), 0) AS n FROM overview_days WHERE topic = 'dtc' AND key = ${key} AND day >= ${day}`
+      : sql`SELECT coalesce(sum(n), 0) AS n FROM overview_months WHERE topic = 'dtc' AND key = ${key}`,
   );
   return Number(found?.n ?? 0);
 }
