@@ -66,6 +66,7 @@ import { sortByFilterSqliteMigration } from './migrations/050_sort_by_filter_sql
 import { sortCarriesFiltersSqliteMigration } from './migrations/051_sort_carries_filters_sqlite.ts';
 import { usersSortCarriesFiltersSqliteMigration } from './migrations/052_users_sort_carries_filters_sqlite.ts';
 import { sortByFilterPostgresMigration } from './migrations/053_sort_by_filter_postgres.ts';
+import { valueOrderCarriesFiltersMigration } from './migrations/054_value_order_carries_filters.ts';
 import type { Database } from './schema.ts';
 import { streamSqliteRows } from './sqliteStream.ts';
 
@@ -306,6 +307,7 @@ export async function migrate(db: Db): Promise<void> {
     '051_sort_carries_filters_sqlite': sortCarriesFiltersSqliteMigration(db.dialect),
     '052_users_sort_carries_filters_sqlite': usersSortCarriesFiltersSqliteMigration(db.dialect),
     '053_sort_by_filter_postgres': sortByFilterPostgresMigration(db.dialect),
+    '054_value_order_carries_filters': valueOrderCarriesFiltersMigration(db.dialect),
   };
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   // Kysely looks for its own bookkeeping tables in every schema unless told where they are.

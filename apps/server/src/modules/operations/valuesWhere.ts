@@ -100,7 +100,7 @@ export async function countedValuesWhere<Q extends object>(
     ([, rule]) => !byDay(rule.column) && rowsOf(rule.column) < WALK_SHARE * all,
   )?.[1].column;
   // Of three filters or more, the one of the fewest rows alone is left to its index, the others
-  // tested on its rows: without statistics SQLite took the first equality it met, country 91
+  // tested on its rows (on the scans in that index itself: 054's carry every filtered column): without statistics SQLite took the first equality it met, country 91
   // (542,856 rows) before Toyota (50,513), reading every country-91 row for 'gmail' with Toyota
   // in country 91 (8.2 s cold). With a start bound, a value's (value, time) index reads its rows
   // since the bound alone, so those are its rows (the day counters'); the bound's own are every
@@ -133,6 +133,22 @@ export async function countedValuesWhere<Q extends object>(
     (driver === undefined ? rareColumn !== undefined : driver === rareColumn);
   const starts = active.filter(([, rule]) => isStart(rule));
   const offIndexExacts = exacts.filter(([, rule]) => !leftToIndex(rule.column));
+  // Every row ending by an end bound starts before the day `dayAboveEndsBy` finds: the driver's
+  // range stops there, on its (value, time) index or the time's own, not at the newest rows,
+  // which all end later ('generic' in country 91 ending by March: 'generic''s 199,523 entries
+  // tested, where ~90,000 start early enough).
+  const endBound = driver !== undefined ? ends[0] : undefined;
+  const above = endBound
+    ? await dayAboveEndsBy(db, table, String((query as Filters)[endBound[0]]).slice(0, 10))
+    : undefined;
+  const startsBefore =
+    above === undefined
+      ? []
+      : [
+          driver === spec.order || timed.includes(driver as string)
+            ? sql<SqlBool>`${sql.ref(spec.order)} < ${above}`
+            : sql<SqlBool>`+${sql.ref(spec.order)} < ${above}`,
+        ];
   const others = Object.fromEntries(
     active.filter(
       ([, rule]) =>
@@ -146,6 +162,7 @@ export async function countedValuesWhere<Q extends object>(
         ([param, rule]) => sql<SqlBool>`+${sql.ref(rule.column)} >= ${(query as Filters)[param]}`,
       ),
       ...ends.map(([param, rule]) => sql<SqlBool>`+${sql.ref(rule.column)} <= ${(query as Filters)[param]}`),
+      ...startsBefore,
       ...offIndexExacts.map(
         ([param, rule]) => sql<SqlBool>`+${sql.ref(rule.column)} = ${(query as Filters)[param]}`,
       ),
@@ -154,8 +171,9 @@ export async function countedValuesWhere<Q extends object>(
         const vals = found.filter((v) => v.col === rule.column).map((v) => v.val);
         if (vals.length === 0) return sql<SqlBool>`0`;
         // Columns of many values (e-mail, model) are tested in the time-order index that holds
-        // them (004's order_filters), not looked up through their own: 700 'gmail' addresses
-        // through the e-mail index under a date took 25 s.
+        // them (004's order_filters; on the scans, since 054, every value's (value, time) index),
+        // not looked up through their own: 700 'gmail' addresses through the e-mail index under a
+        // date took 25 s.
         return (byDay(rule.column) || rule.column === rareColumn) && leftToIndex(rule.column)
           ? sql<SqlBool>`${sql.ref(rule.column)} IN (${valueList(vals)})`
           : sql<SqlBool>`+${sql.ref(rule.column)} IN (${valueList(vals)})`;
@@ -290,8 +308,8 @@ async function rowsSince(
  * index serves them and tested on its entries. PostgreSQL ANDed the bitmaps of every broad one
  * instead ('gmail', 'generic' and country 91: 331,619, 199,523 and 542,856 entries, then 88,000
  * heap pages rechecked, 1.4 s), or walked the end bound's index testing 770,000 entries. The
- * (value, time, id) indexes carry the other counted columns and the end: a value's rows are
- * tested there without a heap visit. With a start bound a value's rows are its rows since the
+ * scans' (value, time, id) indexes carry every other filtered column (025's, 054's): a value's
+ * rows are tested there without a heap visit. With a start bound a value's rows are its rows since the
  * bound's day (the day counters), read as one range of that index. `drives`: the filters are
  * read so, not through a trigram index, and the driver's rows. Undefined below three filters.
  */
