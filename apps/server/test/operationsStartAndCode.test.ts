@@ -172,6 +172,26 @@ describe.each(DIALECTS)(
             ],
         ),
       ),
+      // A code with two other filters: the filter of the fewest rows drives (valuesWhere.ts) —
+      // the code, its scans looked up by id (P9999: none), or a value, the code's scans hashed
+      // beside its walk (P0300 weighs 16 index entries a scan on PostgreSQL).
+      ...['P0300', 'p0420', 'P9999'].flatMap((code) =>
+        [
+          [0, 5],
+          [1, 6],
+          [2, 9],
+          [5, 13],
+          [3, 11],
+          [6, 16],
+        ].map(([a, b]) => {
+          const [va, keepA] = withCode[a as number] as [string, (s: Seeded) => boolean];
+          const [vb, keepB] = withCode[b as number] as [string, (s: Seeded) => boolean];
+          return [
+            `dtc=${code}&${va}&${vb}`,
+            (s: Seeded) => keepA(s) && keepB(s) && s.codes.includes(code.toUpperCase()),
+          ] as [string, (s: Seeded) => boolean];
+        }),
+      ),
     ];
 
     const newestFirst = (a: Seeded, b: Seeded) =>

@@ -78,8 +78,12 @@ const OFF = {
   enable_seqscan: 'off',
   enable_indexonlyscan: 'off',
   max_parallel_workers_per_gather: '0',
+  enable_nestloop: 'off',
   work_mem: '16MB',
 } as const;
+
+/** A planner setting `withPlanPricedOut` may change. */
+export type PlannerMethod = keyof typeof OFF;
 
 /**
  * Runs `read` on PostgreSQL with planner methods priced out for its transaction only (set and
@@ -87,13 +91,14 @@ const OFF = {
  * mislead it: sorting (`inIndexOrder`); parallel workers for a short walk; index-only scans that
  * test ILIKE on every entry, which it prices as nearly free, against a trigram index finding the
  * few that match (`emailFolds.ts`); a table scan for a key range it overestimates, and a bitmap
- * that would turn lossy in the default `work_mem` (`usersList.ts`). All settings in one statement
+ * that would turn lossy in the default `work_mem` (`usersList.ts`); a nested loop over a fault
+ * code's scans, beside a walk it expects to be short (`countedList.ts` `drivenPage`). All settings in one statement
  * (`set_config(…, true)` is `SET LOCAL`): one round trip however many.
  */
 export async function withPlanPricedOut<R>(
   db: Kysely<Database>,
   dialect: Dialect,
-  methods: keyof typeof OFF | readonly (keyof typeof OFF)[],
+  methods: PlannerMethod | readonly PlannerMethod[],
   read: (db: Kysely<Database>) => Promise<R>,
 ): Promise<R> {
   if (dialect !== 'postgres') return read(db);

@@ -20,13 +20,13 @@ import {
 import { fetchPage, type Page } from '../../lib/list.ts';
 import { withSharedReads } from '../../lib/sharedReads.ts';
 import { resolveSort, type SortShape } from '../../lib/sort.ts';
-import { inIndexOrder, withPlanPricedOut } from '../../lib/sql.ts';
+import { inIndexOrder, type PlannerMethod, withPlanPricedOut } from '../../lib/sql.ts';
 import { findsByTrigrams, matchCount, plan, singleFilter, tableTotal, WALK_SHARE } from './countPlan.ts';
 import { heldByDomain, splitsAtDomain } from './emailDomains.ts';
 import { COUNTED_LISTS, type CountedTableName, countedColumnsOf } from './lists.ts';
 import { sortedPage } from './sortedList.ts';
 import { twoFilterPlan } from './twoFilters.ts';
-import { countedValuesWhere } from './valuesWhere.ts';
+import { countedValuesWhere, type ValuesWhere } from './valuesWhere.ts';
 
 /**
  * Pages of the activity lists (scans, special-function runs, actuation runs) at a million rows,
@@ -474,27 +474,45 @@ async function drivenPage<T extends CountedTableName, Q extends { page: number; 
   base: () => SelectQueryBuilder<Database, T, object>,
   select: (q: SelectQueryBuilder<Database, T, object>) => SelectQueryBuilder<Database, T, R>,
   query: Q,
-  driver: { rows: number; inTimeOrder: boolean },
+  driver: NonNullable<ValuesWhere['drives']>,
 ): Promise<Page<R>> {
   const order = COUNTED_LISTS[table].counted.order;
   const offset = (query.page - 1) * query.limit;
   const all = await tableTotal(db, table);
-  // Not a driver in time order: its index holds every column tested (054), so its total is
-  // counted there and page 1 walked there too, where one pass read a heap row per driver row
-  // ('gmail' with Toyota since 1 March: 11,203 rows on 10,878 heap pages, 28 ms warm, 312 cold).
+  // A driver in time order is counted in its index, which holds every column tested (054), and
+  // page 1 walked there: one pass read a heap row per driver row ('gmail' with Toyota since
+  // 1 March: 11,203 rows on 10,878 heap pages, 28 ms warm, 312 cold).
   if (offset === 0 && !driver.inTimeOrder && driver.rows < WALK_SHARE * all)
     return firstPageInOnePass(dialect, table, filtered, select, query.limit);
+  // Few heap rows (a fault code's scans, looked up by id; a rare model's): a deeper page's ids
+  // and the total from one pass over them, not two (P0300's 17,717 with 'gmail' in country 91:
+  // 148 ms a pass), the total kept when the page is past them.
+  if (!driver.inTimeOrder && driver.rows < WALK_SHARE * all) {
+    const matches = filtered.select([sql.ref<number>('id').as('id'), sql.ref<string>(order).as('t')]);
+    const { rows: found } = await sql<{ id: number | null; n: unknown }>`WITH m AS MATERIALIZED (${matches})
+      SELECT p.id, c.n FROM (SELECT count(*) AS n FROM m) c
+      LEFT JOIN LATERAL (SELECT id FROM m ORDER BY t DESC, id DESC LIMIT ${query.limit} OFFSET ${offset}) p ON true`.execute(
+      db,
+    );
+    const total = Number(found[0]?.n ?? 0);
+    const ids = found.flatMap((r) => (r.id === null ? [] : [r.id]));
+    if (ids.length === 0) return { rows: [], total };
+    const rows = await select(base().where((eb) => eb(sql.ref<number>('id'), 'in', ids))).execute();
+    return { rows: rows as R[], total };
+  }
   // A driver of up to SERIAL_WALK rows is counted and walked without parallel workers: its
   // index holds every column tested (054), and on two cores starting and feeding the workers
   // cost more than the walk ('gmail' with Toyota in country 91, 50,513 index-only entries:
   // counted in 64–90 ms in parallel, 19 alone; page 1's ids 58 ms, 2 alone).
-  const serial = driver.rows <= SERIAL_WALK;
+  // A fault code's scans beside the driver are hashed (`hashesCode`), not probed per entry.
+  const priced: PlannerMethod[] = [
+    ...(driver.rows <= SERIAL_WALK ? (['max_parallel_workers_per_gather'] as const) : []),
+    ...(driver.hashesCode ? (['enable_nestloop'] as const) : []),
+  ];
   const counting = filtered.select(sql<number>`count(*)`.as('total')).compile();
   const count = async (on: Kysely<Database>) =>
     Number(((await on.executeQuery(counting)).rows[0] as { total?: unknown } | undefined)?.total ?? 0);
-  const total = serial
-    ? await withPlanPricedOut(db, dialect, 'max_parallel_workers_per_gather', count)
-    : await count(db);
+  const total = priced.length > 0 ? await withPlanPricedOut(db, dialect, priced, count) : await count(db);
   if (offset >= total) return { rows: [], total };
   const ids = filtered
     .select(sql.ref<number>('id').as('id'))
@@ -505,16 +523,13 @@ async function drivenPage<T extends CountedTableName, Q extends { page: number; 
     .compile();
   const read = async (on: Kysely<Database>) =>
     (await on.executeQuery(ids)).rows.map((r) => (r as { id: number }).id);
-  // Walked in the driver's time order even for few matches: the entries read to reach the page
-  // are at most all of its own, which a sort reads (10,571 of Toyota's 50,513 with 'gmail' in
-  // country 91: PostgreSQL, expecting one, read the e-mail's covering index whole and sorted,
-  // 208 ms). A driver without that order (a fault code's scans) is sorted: walking the time
-  // index instead took seconds.
-  const found = driver.inTimeOrder
-    ? await inIndexOrder(db, dialect, read, { serial })
-    : serial
-      ? await withPlanPricedOut(db, dialect, 'max_parallel_workers_per_gather', read)
-      : await read(db);
+  // Walked in the driver's time order even for few matches (`enable_sort` priced out): the
+  // entries read to reach the page are at most all of its own, which a sort reads (10,571 of
+  // Toyota's 50,513 with 'gmail' in country 91: PostgreSQL, expecting one, read the e-mail's
+  // covering index whole and sorted, 208 ms). A driver without that order (a fault code's scans)
+  // is sorted: walking the time index instead took seconds.
+  const walking: PlannerMethod[] = [...(driver.inTimeOrder ? (['enable_sort'] as const) : []), ...priced];
+  const found = walking.length > 0 ? await withPlanPricedOut(db, dialect, walking, read) : await read(db);
   if (found.length === 0) return { rows: [], total };
   const rows = await select(base().where((eb) => eb(sql.ref<number>('id'), 'in', found))).execute();
   return { rows: rows as R[], total };
