@@ -25,11 +25,14 @@
  * users' sort indexes of their column alone. 053 (PostgreSQL: 050's three indexes) writes as
  * 050 does.
  *
+ * 054 (the scans' (value, time) indexes carrying every filtered column) writes scans as 043 does,
+ * against those indexes as 017, 025 and 003 made them.
+ *
  * 044 (PostgreSQL: the activity lists' sort indexes carrying the time column, and on the scans
  * four counted columns) writes scans and then special-function runs, against the same indexes
  * rebuilt with their key alone.
  *
- *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test | sqlite:/tmp/w.sqlite] [rows] [035 | 038 | 040 | 041 | 045 | 042 | 043 | 044 | 047 | 048 | 050 | 051 | 052 | 053]
+ *   node --import tsx bench/writes.ts [postgres://postgres@127.0.0.1:5432/test | sqlite:/tmp/w.sqlite] [rows] [035 | 038 | 040 | 041 | 045 | 042 | 043 | 044 | 047 | 048 | 050 | 051 | 052 | 053 | 054]
  */
 import { rm } from 'node:fs/promises';
 import { sql } from 'kysely';
@@ -85,10 +88,40 @@ const CODE_PAIRS = SQLITE
   ? ['ai', 'ad', 'au'].map((s) => `DROP TRIGGER scans_code_pairs_${s}`)
   : ['DROP FUNCTION scans_code_pairs CASCADE'];
 
+/** 054: the scans' (value, time) indexes as 017/025 and 003 made them, before they carried every filter. */
+const WITHOUT_CARRIED_ORDER = [
+  ...['make', 'type', 'app_version'].flatMap((column) => {
+    const others = ['make', 'type', 'app_version', 'country_id', 'scan_end_time'].filter((c) => c !== column);
+    return [
+      `DROP INDEX scans_${column}_order`,
+      SQLITE
+        ? `CREATE INDEX scans_${column}_order ON scans (${column}, scan_start_time)`
+        : `CREATE INDEX scans_${column}_order ON scans (${column}, scan_start_time, id) INCLUDE (${others.join(', ')})`,
+    ];
+  }),
+  'DROP INDEX scans_country_id_scan_start_time_id_ord',
+  'CREATE INDEX scans_country_id_scan_start_time_id_ord ON scans (country_id, scan_start_time, id)',
+];
+
 const MEASURED =
-  (['038', '040', '041', '042', '043', '044', '045', '047', '048', '050', '051', '052', '053'] as const).find(
-    (m) => m === process.argv[4],
-  ) ?? '035/036';
+  (
+    [
+      '038',
+      '040',
+      '041',
+      '042',
+      '043',
+      '044',
+      '045',
+      '047',
+      '048',
+      '050',
+      '051',
+      '052',
+      '053',
+      '054',
+    ] as const
+  ).find((m) => m === process.argv[4]) ?? '035/036';
 const DROPPED = {
   '035/036': FOLDS,
   '038': FOLD_TRIGRAMS,
@@ -108,6 +141,7 @@ const DROPPED = {
   ),
   '051': [],
   '052': [],
+  '054': WITHOUT_CARRIED_ORDER,
 }[MEASURED === '053' ? '050' : MEASURED];
 
 /** 044: each sort index carrying columns rebuilt with its key alone (015's and 042's indexes). */
@@ -201,7 +235,8 @@ async function scanWorkload(db: Db): Promise<number> {
 }
 
 async function workload(db: Db): Promise<number> {
-  if (MEASURED === '043' || MEASURED === '050' || MEASURED === '053') return scanWorkload(db);
+  if (MEASURED === '043' || MEASURED === '050' || MEASURED === '053' || MEASURED === '054')
+    return scanWorkload(db);
   const k = db.kysely;
   let total = MEASURED === '044' || MEASURED === '051' ? await scanWorkload(db) : 0;
   total += await timed(`insert ${ROWS} special-function runs`, async () => {
