@@ -92,8 +92,9 @@ export type PlannerMethod = keyof typeof OFF;
  * test ILIKE on every entry, which it prices as nearly free, against a trigram index finding the
  * few that match (`emailFolds.ts`); a table scan for a key range it overestimates, and a bitmap
  * that would turn lossy in the default `work_mem` (`usersList.ts`); a nested loop over a fault
- * code's scans, beside a walk it expects to be short (`countedList.ts` `drivenPage`). All settings in one statement
- * (`set_config(…, true)` is `SET LOCAL`): one round trip however many.
+ * code's scans beside a walk it expects to be short (`countedList.ts` `drivenPage`). All
+ * settings in one statement (`set_config(…, true)` is `SET LOCAL`): one round trip however
+ * many; none, `read` as it is.
  */
 export async function withPlanPricedOut<R>(
   db: Kysely<Database>,
@@ -101,8 +102,8 @@ export async function withPlanPricedOut<R>(
   methods: PlannerMethod | readonly PlannerMethod[],
   read: (db: Kysely<Database>) => Promise<R>,
 ): Promise<R> {
-  if (dialect !== 'postgres') return read(db);
   const settings = typeof methods === 'string' ? [methods] : methods;
+  if (dialect !== 'postgres' || settings.length === 0) return read(db);
   const priced = async (trx: Kysely<Database>) => {
     await sql`SELECT ${sql.join(settings.map((m) => sql`set_config(${sql.lit(m)}, ${sql.lit(OFF[m])}, true)`))}`.execute(
       trx,

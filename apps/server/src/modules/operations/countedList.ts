@@ -459,12 +459,12 @@ async function firstPageInOnePass<T extends CountedTableName, R>(
 
 /**
  * PostgreSQL, filters read through the index of the one of the fewest rows (`valuesWhere.ts`
- * postgresFewestDrive), `driver.rows` of them. Few, page 1: the matches read once, sorted, with
- * their total (a fault code's 17,717 scans with 'gmail' and 'generic': each looked up once, not
- * twice; 230 → 144 ms). A deeper page sorts their ids alone (the whole rows sorted took longer).
- * Otherwise the total, then the page's ids in the driver's time order — hidden from the planner's
- * estimates, the matches looked few, and it read and sorted all of them (42,572 for 'gmail',
- * 'generic' and country 91: 700 ms) — then their rows.
+ * postgresFewestDrive), `driver.rows` of them. Few heap rows (a driver without time order): the
+ * matches read once, sorted, with their total (a fault code's 17,717 scans with 'gmail' and
+ * 'generic': each looked up once, not twice; 230 → 144 ms); beyond page 1 their ids alone (the
+ * whole rows sorted took longer). Otherwise the total, then the page's ids in the driver's time
+ * order — hidden from the planner's estimates, the matches looked few, and it read and sorted all
+ * of them (42,572 for 'gmail', 'generic' and country 91: 700 ms) — then their rows.
  */
 async function drivenPage<T extends CountedTableName, Q extends { page: number; limit: number }, R>(
   db: Kysely<Database>,
@@ -479,40 +479,49 @@ async function drivenPage<T extends CountedTableName, Q extends { page: number; 
   const order = COUNTED_LISTS[table].counted.order;
   const offset = (query.page - 1) * query.limit;
   const all = await tableTotal(db, table);
-  // A driver in time order is counted in its index, which holds every column tested (054), and
-  // page 1 walked there: one pass read a heap row per driver row ('gmail' with Toyota since
-  // 1 March: 11,203 rows on 10,878 heap pages, 28 ms warm, 312 cold).
-  if (offset === 0 && !driver.inTimeOrder && driver.rows < WALK_SHARE * all)
-    return firstPageInOnePass(dialect, table, filtered, select, query.limit);
-  // Few heap rows (a fault code's scans, looked up by id; a rare model's): a deeper page's ids
-  // and the total from one pass over them, not two (P0300's 17,717 with 'gmail' in country 91:
-  // 148 ms a pass), the total kept when the page is past them.
+  // The rows of the page whose ids were read, newest first (`select` orders them).
+  const pageOf = async (ids: number[], total: number): Promise<Page<R>> =>
+    ids.length === 0
+      ? { rows: [], total }
+      : {
+          rows: (await select(base().where((eb) => eb(sql.ref<number>('id'), 'in', ids))).execute()) as R[],
+          total,
+        };
+  // Few heap rows (a fault code's scans, looked up by id; a rare model's): page 1 and its total
+  // from one pass over them (`firstPageInOnePass`), a deeper page's ids and the total too, not
+  // two (P0300's 17,717 with 'gmail' in country 91: 148 ms a pass), the total kept when the page
+  // is past them. Not a driver in time order: its index holds every column tested (054), so it
+  // is counted there and walked to the page ('gmail' with Toyota since 1 March, page 1, in one
+  // pass: 11,203 rows on 10,878 heap pages, 28 ms warm, 312 cold).
   if (!driver.inTimeOrder && driver.rows < WALK_SHARE * all) {
+    if (offset === 0) return firstPageInOnePass(dialect, table, filtered, select, query.limit);
     const matches = filtered.select([sql.ref<number>('id').as('id'), sql.ref<string>(order).as('t')]);
     const { rows: found } = await sql<{ id: number | null; n: unknown }>`WITH m AS MATERIALIZED (${matches})
       SELECT p.id, c.n FROM (SELECT count(*) AS n FROM m) c
       LEFT JOIN LATERAL (SELECT id FROM m ORDER BY t DESC, id DESC LIMIT ${query.limit} OFFSET ${offset}) p ON true`.execute(
       db,
     );
-    const total = Number(found[0]?.n ?? 0);
-    const ids = found.flatMap((r) => (r.id === null ? [] : [r.id]));
-    if (ids.length === 0) return { rows: [], total };
-    const rows = await select(base().where((eb) => eb(sql.ref<number>('id'), 'in', ids))).execute();
-    return { rows: rows as R[], total };
+    return pageOf(
+      found.flatMap((r) => (r.id === null ? [] : [r.id])),
+      Number(found[0]?.n ?? 0),
+    );
   }
-  // A driver of up to SERIAL_WALK rows is counted and walked without parallel workers: its
-  // index holds every column tested (054), and on two cores starting and feeding the workers
-  // cost more than the walk ('gmail' with Toyota in country 91, 50,513 index-only entries:
-  // counted in 64–90 ms in parallel, 19 alone; page 1's ids 58 ms, 2 alone).
-  // A fault code's scans beside the driver are hashed (`hashesCode`), not probed per entry.
-  const priced: PlannerMethod[] = [
-    ...(driver.rows <= SERIAL_WALK ? (['max_parallel_workers_per_gather'] as const) : []),
-    ...(driver.hashesCode ? (['enable_nestloop'] as const) : []),
-  ];
+  // A driver of up to SERIAL_WALK rows is counted without parallel workers: its index holds
+  // every column tested (054), and on two cores starting and feeding the workers cost more than
+  // the walk ('gmail' with Toyota in country 91, 50,513 index-only entries: counted in 64–90 ms
+  // in parallel, 19 alone). A fault code's scans beside the driver are hashed (`hashesCode`),
+  // not probed per entry.
+  const few = driver.rows <= SERIAL_WALK;
+  const hashing: PlannerMethod[] = driver.hashesCode ? ['enable_nestloop'] : [];
   const counting = filtered.select(sql<number>`count(*)`.as('total')).compile();
   const count = async (on: Kysely<Database>) =>
     Number(((await on.executeQuery(counting)).rows[0] as { total?: unknown } | undefined)?.total ?? 0);
-  const total = priced.length > 0 ? await withPlanPricedOut(db, dialect, priced, count) : await count(db);
+  const total = await withPlanPricedOut(
+    db,
+    dialect,
+    [...(few ? (['max_parallel_workers_per_gather'] as const) : []), ...hashing],
+    count,
+  );
   if (offset >= total) return { rows: [], total };
   const ids = filtered
     .select(sql.ref<number>('id').as('id'))
@@ -527,21 +536,21 @@ async function drivenPage<T extends CountedTableName, Q extends { page: number; 
   // entries read to reach the page are at most all of its own, which a sort reads (10,571 of
   // Toyota's 50,513 with 'gmail' in country 91: PostgreSQL, expecting one, read the e-mail's
   // covering index whole and sorted, 208 ms). A driver without that order (a fault code's scans)
-  // is sorted: walking the time index instead took seconds.
-  // A walk reads about (offset + page) × its rows / the matches: a short one alone too, however
-  // many rows the driver holds ('gmail' in country 91 ending by March, page 1: ~80 of 91's
-  // entries, 84 ms with two workers started).
+  // is sorted: walking the time index instead took seconds. The walk reads about (offset + page)
+  // × its rows / the matches: a short one runs alone too, however many rows the driver holds
+  // ('gmail' in country 91 ending by March, page 1: ~80 of 91's entries, 84 ms with two workers
+  // started; Toyota's page 1 ids with 'gmail' in 91: 58 ms, 2 alone).
   const shortWalk =
-    driver.inTimeOrder && (offset + query.limit) * driver.rows <= SERIAL_WALK * Math.max(total, 1);
-  const walking: PlannerMethod[] = [
-    ...(driver.inTimeOrder ? (['enable_sort'] as const) : []),
-    ...(shortWalk && !priced.includes('max_parallel_workers_per_gather')
-      ? (['max_parallel_workers_per_gather'] as const)
-      : []),
-    ...priced,
-  ];
-  const found = walking.length > 0 ? await withPlanPricedOut(db, dialect, walking, read) : await read(db);
-  if (found.length === 0) return { rows: [], total };
-  const rows = await select(base().where((eb) => eb(sql.ref<number>('id'), 'in', found))).execute();
-  return { rows: rows as R[], total };
+    few || (driver.inTimeOrder && (offset + query.limit) * driver.rows <= SERIAL_WALK * total);
+  const found = await withPlanPricedOut(
+    db,
+    dialect,
+    [
+      ...(driver.inTimeOrder ? (['enable_sort'] as const) : []),
+      ...(shortWalk ? (['max_parallel_workers_per_gather'] as const) : []),
+      ...hashing,
+    ],
+    read,
+  );
+  return pageOf(found, total);
 }
